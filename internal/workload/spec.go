@@ -1,0 +1,353 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Distribution names accepted by requestdistribution.
+var requestDistributions = []string{"uniform", "zipfian", "latest", "hotspot", "exponential", "sequential"}
+
+// Spec is a workload with every property parsed, validated and defaulted.
+type Spec struct {
+	Transactions bool // run phase (true) or load phase (false)
+
+	Table          string
+	RecordCount    int64
+	OperationCount int64
+	InsertStart    int64
+	InsertCount    int64
+
+	FieldCount              int
+	FieldLength             int64
+	MinFieldLength          int64
+	FieldLengthDistribution string
+	FieldLengthHistogram    string
+	FieldNamePrefix         string
+
+	ReadAllFields       bool
+	ReadAllFieldsByName bool
+	WriteAllFields      bool
+	DataIntegrity       bool
+
+	// Proportions, normalised to sum to 1, indexed like Operations.
+	Proportions [NumTransactionTypes]float64
+
+	RequestDistribution    string
+	HotspotDataFraction    float64
+	HotspotOpnFraction     float64
+	ExponentialPercentile  float64
+	ExponentialFrac        float64
+	MinScanLength          int64
+	MaxScanLength          int64
+	ScanLengthDistribution string
+	OrderedInserts         bool
+	ZeroPadding            int
+
+	InsertionRetryLimit    int
+	InsertionRetryInterval time.Duration
+
+	Threads          int
+	Target           float64 // operations per second over all threads; 0 = unthrottled
+	StatusInterval   time.Duration
+	MaxExecutionTime time.Duration
+	OpTimeout        time.Duration
+	Label            string
+	Percentiles      []float64
+	MeasureService   bool
+	MeasureIntended  bool
+	Seed             uint64
+	SeedSet          bool
+	HdrFileOutput    bool
+	HdrOutputPath    string
+	ExportFile       string
+}
+
+// TransactionType is what the run phase's operation chooser picks.
+type TransactionType int
+
+// The transaction types, in YCSB's order.
+const (
+	TxRead TransactionType = iota
+	TxUpdate
+	TxInsert
+	TxScan
+	TxReadModifyWrite
+	TxDelete
+	NumTransactionTypes
+)
+
+var proportionNames = [NumTransactionTypes]string{
+	"readproportion", "updateproportion", "insertproportion",
+	"scanproportion", "readmodifywriteproportion", "deleteproportion",
+}
+
+// Warning is a non-fatal remark about the properties (unknown name,
+// normalised proportions), printed as one line on stderr.
+type Warning string
+
+// Resolve validates p and returns the Spec. transactions selects the run
+// phase. Errors name the property, its value and what is accepted.
+func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
+	r := resolver{p: p}
+	s := &Spec{Transactions: transactions}
+	var warnings []Warning
+
+	for _, k := range p.Keys() {
+		if IsKnown(k) {
+			continue
+		}
+		msg := fmt.Sprintf("unknown property %s (ignored)", k)
+		if hint := Suggest(k); hint != "" {
+			msg = fmt.Sprintf("unknown property %s (ignored); did you mean %s?", k, hint)
+		}
+		warnings = append(warnings, Warning(msg))
+	}
+
+	if w, ok := p.Get("workload"); ok && !isCoreWorkload(w) {
+		return nil, nil, fmt.Errorf("workload=%s: only CoreWorkload (site.ycsb.workloads.CoreWorkload) is implemented", w)
+	}
+
+	s.Table = r.str("table", "usertable")
+	if s.Table == "" {
+		r.fail("table", "", "a collection name")
+	}
+	s.RecordCount = r.int64("recordcount", 0, 0, math.MaxInt64)
+	if !r.has("recordcount") || s.RecordCount == 0 {
+		r.fail("recordcount", r.raw("recordcount"), "a whole number > 0 (the number of records loaded)")
+	}
+	s.OperationCount = r.int64("operationcount", 0, 0, math.MaxInt64)
+	s.InsertStart = r.int64("insertstart", 0, 0, math.MaxInt64)
+	s.InsertCount = r.int64("insertcount", s.RecordCount-s.InsertStart, 1, math.MaxInt64)
+	if r.err == nil && s.InsertStart+s.InsertCount > s.RecordCount {
+		r.err = fmt.Errorf("insertstart=%d + insertcount=%d is beyond recordcount=%d: a client loads keys insertstart..insertstart+insertcount-1 of recordcount", s.InsertStart, s.InsertCount, s.RecordCount)
+	}
+
+	s.FieldCount = int(r.int64("fieldcount", 10, 1, 1<<16))
+	s.FieldLength = r.int64("fieldlength", 100, 1, 16<<20)
+	s.MinFieldLength = r.int64("minfieldlength", 1, 1, 16<<20)
+	s.FieldLengthDistribution = r.oneOf("fieldlengthdistribution", "constant", "constant", "uniform", "zipfian", "histogram")
+	s.FieldLengthHistogram = r.str("fieldlengthhistogram", "hist.txt")
+	s.FieldNamePrefix = r.str("fieldnameprefix", "field")
+	if r.err == nil && s.FieldLengthDistribution != "constant" && s.FieldLengthDistribution != "histogram" && s.MinFieldLength > s.FieldLength {
+		r.err = fmt.Errorf("minfieldlength=%d is greater than fieldlength=%d", s.MinFieldLength, s.FieldLength)
+	}
+
+	s.ReadAllFields = r.bool("readallfields", true)
+	s.ReadAllFieldsByName = r.bool("readallfieldsbyname", false)
+	s.WriteAllFields = r.bool("writeallfields", false)
+	s.DataIntegrity = r.bool("dataintegrity", false)
+	if r.err == nil && s.DataIntegrity && s.FieldLengthDistribution != "constant" {
+		r.err = errors.New("dataintegrity=true needs fieldlengthdistribution=constant (YCSB verifies values of a known length)")
+	}
+
+	defaults := [NumTransactionTypes]float64{0.95, 0.05, 0, 0, 0, 0}
+	sum := 0.0
+	for i, name := range proportionNames {
+		s.Proportions[i] = r.float("proportion", name, defaults[i], 0, math.Inf(1))
+		sum += s.Proportions[i]
+	}
+	if r.err == nil && transactions {
+		if sum == 0 {
+			r.err = errors.New("all operation proportions are 0: set at least one of readproportion, updateproportion, insertproportion, scanproportion, readmodifywriteproportion, deleteproportion to a value > 0")
+		} else if math.Abs(sum-1) > 1e-9 {
+			warnings = append(warnings, Warning(fmt.Sprintf("operation proportions sum to %g, not 1: normalised (as YCSB does)", sum)))
+		}
+	}
+	if sum > 0 {
+		for i := range s.Proportions {
+			s.Proportions[i] /= sum
+		}
+	}
+
+	s.RequestDistribution = r.oneOf("requestdistribution", "uniform", requestDistributions...)
+	s.HotspotDataFraction = r.float("fraction", "hotspotdatafraction", 0.2, 0, 1)
+	s.HotspotOpnFraction = r.float("fraction", "hotspotopnfraction", 0.8, 0, 1)
+	s.ExponentialPercentile = r.float("percentage", "exponential.percentile", 95, 0, 100)
+	s.ExponentialFrac = r.float("fraction", "exponential.frac", 0.8571428571, 0, 1)
+	if r.err == nil && s.RequestDistribution == "exponential" && (s.ExponentialPercentile <= 0 || s.ExponentialPercentile >= 100 || s.ExponentialFrac <= 0) {
+		r.err = fmt.Errorf("requestdistribution=exponential needs 0 < exponential.percentile < 100 and exponential.frac > 0 (got %g and %g)", s.ExponentialPercentile, s.ExponentialFrac)
+	}
+	s.MinScanLength = r.int64("minscanlength", 1, 1, math.MaxInt32)
+	s.MaxScanLength = r.int64("maxscanlength", 1000, 1, math.MaxInt32)
+	if r.err == nil && s.MinScanLength > s.MaxScanLength {
+		r.err = fmt.Errorf("minscanlength=%d is greater than maxscanlength=%d", s.MinScanLength, s.MaxScanLength)
+	}
+	s.ScanLengthDistribution = r.oneOf("scanlengthdistribution", "uniform", "uniform", "zipfian")
+	s.OrderedInserts = r.oneOf("insertorder", "hashed", "hashed", "ordered") == "ordered"
+	s.ZeroPadding = int(r.int64("zeropadding", 1, 1, 64))
+
+	s.InsertionRetryLimit = int(r.int64("core_workload_insertion_retry_limit", 0, 0, math.MaxInt32))
+	s.InsertionRetryInterval = r.seconds("core_workload_insertion_retry_interval", 3)
+
+	s.Threads = int(r.int64("threadcount", 1, 1, 1<<20))
+	s.Target = r.float("rate", "target", 0, 0, math.Inf(1))
+	s.StatusInterval = r.seconds("status.interval", 10)
+	if r.err == nil && s.StatusInterval <= 0 {
+		r.fail("status.interval", r.raw("status.interval"), "a number of seconds > 0")
+	}
+	s.MaxExecutionTime = r.seconds("maxexecutiontime", 0)
+	s.OpTimeout = r.seconds("optimeout", 30)
+	if r.err == nil && s.OpTimeout <= 0 {
+		r.fail("optimeout", r.raw("optimeout"), "a number of seconds > 0")
+	}
+	s.Label = r.str("label", "")
+	s.Percentiles = r.percentiles()
+	mi := r.oneOf("measurement.interval", "", "op", "intended", "both")
+	switch {
+	case mi == "" && s.Target > 0:
+		mi = "both"
+	case mi == "":
+		mi = "op"
+	}
+	s.MeasureService = mi == "op" || mi == "both"
+	s.MeasureIntended = mi == "intended" || mi == "both"
+	if raw, ok := p.Get("seed"); ok {
+		v, err := strconv.ParseUint(strings.TrimSpace(raw), 10, 64)
+		if err != nil && r.err == nil {
+			r.fail("seed", raw, "a whole number >= 0")
+		}
+		s.Seed, s.SeedSet = v, true
+	}
+	s.HdrFileOutput = r.bool("hdrhistogram.fileoutput", false)
+	s.HdrOutputPath = r.str("hdrhistogram.output.path", "")
+	s.ExportFile = r.str("exportfile", "")
+	if mt := r.str("measurementtype", "hdrhistogram"); r.err == nil && mt != "hdrhistogram" {
+		warnings = append(warnings, Warning(fmt.Sprintf("measurementtype=%s: mongobench always measures with HdrHistogram", mt)))
+	}
+
+	if r.err == nil && transactions && s.OperationCount == 0 && s.MaxExecutionTime == 0 {
+		r.err = errors.New("operationcount=0 means no limit: set operationcount > 0 or maxexecutiontime > 0 so the run can end")
+	}
+	if r.err != nil {
+		return nil, nil, r.err
+	}
+	return s, warnings, nil
+}
+
+func isCoreWorkload(w string) bool {
+	return w == "site.ycsb.workloads.CoreWorkload" || w == "com.yahoo.ycsb.workloads.CoreWorkload" || w == "CoreWorkload"
+}
+
+// resolver reads typed values and keeps the first error, so Resolve reads
+// straight through and reports the earliest bad property.
+type resolver struct {
+	p   *Properties
+	err error
+}
+
+func (r *resolver) has(name string) bool { _, ok := r.p.Get(name); return ok }
+
+func (r *resolver) raw(name string) string { v, _ := r.p.Get(name); return v }
+
+func (r *resolver) fail(name, value, accepted string) {
+	if r.err != nil {
+		return
+	}
+	where := ""
+	if o := r.p.Origin(name); o != "" && o != "-p" {
+		where = " (" + o + ")"
+	}
+	if value == "" && !r.has(name) {
+		r.err = fmt.Errorf("%s is not set%s: expected %s", name, where, accepted)
+		return
+	}
+	r.err = fmt.Errorf("%s=%q%s is invalid: expected %s", name, value, where, accepted)
+}
+
+func (r *resolver) str(name, def string) string {
+	if v, ok := r.p.Get(name); ok {
+		return strings.TrimSpace(v)
+	}
+	return def
+}
+
+func (r *resolver) int64(name string, def, lo, hi int64) int64 {
+	v, ok := r.p.Get(name)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n < lo || n > hi {
+		accepted := fmt.Sprintf("a whole number from %d to %d", lo, hi)
+		if hi == math.MaxInt64 {
+			accepted = fmt.Sprintf("a whole number >= %d", lo)
+		}
+		r.fail(name, v, accepted)
+		return def
+	}
+	return n
+}
+
+func (r *resolver) float(kind, name string, def, lo, hi float64) float64 {
+	v, ok := r.p.Get(name)
+	if !ok {
+		return def
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) || f < lo || f > hi {
+		accepted := fmt.Sprintf("a %s from %g to %g", kind, lo, hi)
+		if math.IsInf(hi, 1) {
+			accepted = fmt.Sprintf("a %s >= %g", kind, lo)
+		}
+		r.fail(name, v, accepted)
+		return def
+	}
+	return f
+}
+
+func (r *resolver) seconds(name string, def float64) time.Duration {
+	f := r.float("number of seconds", name, def, 0, 1e9)
+	return time.Duration(f * float64(time.Second))
+}
+
+func (r *resolver) bool(name string, def bool) bool {
+	v, ok := r.p.Get(name)
+	if !ok {
+		return def
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	r.fail(name, v, "true or false")
+	return def
+}
+
+func (r *resolver) oneOf(name, def string, accepted ...string) string {
+	v, ok := r.p.Get(name)
+	if !ok {
+		return def
+	}
+	v = strings.TrimSpace(v)
+	for _, a := range accepted {
+		if strings.EqualFold(v, a) {
+			return a
+		}
+	}
+	r.fail(name, v, "one of "+strings.Join(accepted, ", "))
+	return def
+}
+
+func (r *resolver) percentiles() []float64 {
+	v, ok := r.p.Get("hdrhistogram.percentiles")
+	if !ok {
+		v = "50,95,99"
+	}
+	var out []float64
+	for _, part := range strings.Split(v, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil || f <= 0 || f > 100 {
+			r.fail("hdrhistogram.percentiles", v, "a comma-separated list of numbers in (0, 100], e.g. 50,95,99")
+			return nil
+		}
+		out = append(out, f)
+	}
+	return out
+}

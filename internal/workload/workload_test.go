@@ -1,0 +1,303 @@
+package workload
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in string
+		want     map[string]string
+		wantErr  string
+	}{
+		{name: "ycsb file", in: "# comment\n! also comment\nrecordcount=1000\nworkload=site.ycsb.workloads.CoreWorkload\n\nreadproportion=0.5\n",
+			want: map[string]string{"recordcount": "1000", "workload": "site.ycsb.workloads.CoreWorkload", "readproportion": "0.5"}},
+		// Java allows ':' and white space as separators and trims around them.
+		{name: "separators", in: "a : 1\nb 2\n  c=  3\nd=\n", want: map[string]string{"a": "1", "b": "2", "c": "3", "d": ""}},
+		// A value may hold '=' (URLs do).
+		{name: "url value", in: "mongodb.url=mongodb://h:27017/ycsb?w=1\n", want: map[string]string{"mongodb.url": "mongodb://h:27017/ycsb?w=1"}},
+		{name: "continuation", in: "fields=a,\\\n    b,\\\n    c\n", want: map[string]string{"fields": "a,b,c"}},
+		{name: "escapes", in: "k\\ ey=v\\u0041\\tx\n", want: map[string]string{"k ey": "vA\tx"}},
+		{name: "crlf and last line wins", in: "a=1\r\na=2\r\n", want: map[string]string{"a": "2\r"}},
+		{name: "empty key", in: "recordcount=1\n=5\n", wantErr: "w:2: malformed line \"=5\": expected key=value"},
+		{name: "bad unicode escape", in: "a=\\u12\n", wantErr: `w:1: malformed \uXXXX escape`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := Parse(strings.NewReader(tt.in), "w")
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := p.Map()
+			if tt.name == "crlf and last line wins" {
+				// bufio drops "\r\n" as a whole: the value is "2".
+				tt.want["a"] = "2"
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			for k, v := range tt.want {
+				if got[k] != v {
+					t.Errorf("%s = %q, want %q", k, got[k], v)
+				}
+			}
+		})
+	}
+}
+
+func TestParseOrigin(t *testing.T) {
+	t.Parallel()
+	p, err := Parse(strings.NewReader("a=1\n\nb=2\n"), "workloads/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Origin("b"); got != "workloads/x:3" {
+		t.Errorf("Origin(b) = %q, want workloads/x:3", got)
+	}
+}
+
+func props(kv ...string) *Properties {
+	p := NewProperties()
+	for i := 0; i+1 < len(kv); i += 2 {
+		p.Set(kv[i], kv[i+1], "-p")
+	}
+	return p
+}
+
+func TestResolveDefaults(t *testing.T) {
+	t.Parallel()
+	s, warns, err := Resolve(props("recordcount", "1000", "operationcount", "10"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 0 {
+		t.Errorf("warnings: %v", warns)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"table", s.Table, "usertable"},
+		{"fieldcount", s.FieldCount, 10},
+		{"fieldlength", s.FieldLength, int64(100)},
+		{"read", s.Proportions[TxRead], 0.95},
+		{"update", s.Proportions[TxUpdate], 0.05},
+		{"insertcount", s.InsertCount, int64(1000)},
+		{"distribution", s.RequestDistribution, "uniform"},
+		{"maxscanlength", s.MaxScanLength, int64(1000)},
+		{"zeropadding", s.ZeroPadding, 1},
+		{"hashed", s.OrderedInserts, false},
+		{"threads", s.Threads, 1},
+		{"percentiles", len(s.Percentiles), 3},
+		{"service", s.MeasureService, true},
+		{"intended", s.MeasureIntended, false},
+		{"readallfields", s.ReadAllFields, true},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
+
+func TestResolveTargetMeasuresBoth(t *testing.T) {
+	t.Parallel()
+	s, _, err := Resolve(props("recordcount", "10", "operationcount", "10", "target", "500"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.MeasureService || !s.MeasureIntended {
+		t.Errorf("with -target, measurement.interval should default to both: service=%v intended=%v", s.MeasureService, s.MeasureIntended)
+	}
+}
+
+func TestResolveNormalisesProportions(t *testing.T) {
+	t.Parallel()
+	s, warns, err := Resolve(props("recordcount", "10", "operationcount", "10", "readproportion", "3", "updateproportion", "1"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Proportions[TxRead] != 0.75 || s.Proportions[TxUpdate] != 0.25 {
+		t.Errorf("proportions = %v, want 0.75/0.25", s.Proportions)
+	}
+	if len(warns) != 1 || !strings.Contains(string(warns[0]), "sum to 4, not 1: normalised") {
+		t.Errorf("warnings = %v", warns)
+	}
+}
+
+func TestResolveErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		kv   []string
+		want string
+	}{
+		{"recordcount missing", []string{"operationcount", "1"}, "recordcount is not set: expected a whole number > 0 (the number of records loaded)"},
+		{"recordcount zero", []string{"recordcount", "0", "operationcount", "1"}, `recordcount="0" is invalid: expected a whole number > 0 (the number of records loaded)`},
+		{"recordcount text", []string{"recordcount", "many", "operationcount", "1"}, `recordcount="many" is invalid: expected a whole number >= 0`},
+		{"threadcount zero", []string{"recordcount", "1", "operationcount", "1", "threadcount", "0"}, `threadcount="0" is invalid: expected a whole number from 1 to 1048576`},
+		{"negative target", []string{"recordcount", "1", "operationcount", "1", "target", "-5"}, `target="-5" is invalid: expected a rate >= 0`},
+		{"negative proportion", []string{"recordcount", "1", "operationcount", "1", "readproportion", "-0.1"}, `readproportion="-0.1" is invalid: expected a proportion >= 0`},
+		{"all zero", []string{"recordcount", "1", "operationcount", "1", "readproportion", "0", "updateproportion", "0"}, "all operation proportions are 0"},
+		{"distribution", []string{"recordcount", "1", "operationcount", "1", "requestdistribution", "zipf"}, `requestdistribution="zipf" is invalid: expected one of uniform, zipfian, latest, hotspot, exponential, sequential`},
+		{"field length distribution", []string{"recordcount", "1", "operationcount", "1", "fieldlengthdistribution", "gauss"}, `fieldlengthdistribution="gauss" is invalid: expected one of constant, uniform, zipfian, histogram`},
+		{"insert range", []string{"recordcount", "100", "insertstart", "50", "insertcount", "60", "operationcount", "1"}, "insertstart=50 + insertcount=60 is beyond recordcount=100"},
+		{"bool", []string{"recordcount", "1", "operationcount", "1", "readallfields", "yes"}, `readallfields="yes" is invalid: expected true or false`},
+		{"unbounded run", []string{"recordcount", "1"}, "operationcount=0 means no limit"},
+		{"percentiles", []string{"recordcount", "1", "operationcount", "1", "hdrhistogram.percentiles", "50,abc"}, `hdrhistogram.percentiles="50,abc" is invalid`},
+		{"workload class", []string{"recordcount", "1", "operationcount", "1", "workload", "site.ycsb.workloads.TimeSeriesWorkload"}, "only CoreWorkload"},
+		{"dataintegrity", []string{"recordcount", "1", "operationcount", "1", "dataintegrity", "true", "fieldlengthdistribution", "uniform"}, "dataintegrity=true needs fieldlengthdistribution=constant"},
+		{"scan lengths", []string{"recordcount", "1", "operationcount", "1", "minscanlength", "10", "maxscanlength", "5"}, "minscanlength=10 is greater than maxscanlength=5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, err := Resolve(props(tt.kv...), true)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestResolveErrorNamesFileAndLine(t *testing.T) {
+	t.Parallel()
+	p, err := Parse(strings.NewReader("recordcount=10\noperationcount=ten\n"), "workloads/mine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Resolve(p, true)
+	want := `operationcount="ten" (workloads/mine:2) is invalid: expected a whole number >= 0`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error = %v, want %q", err, want)
+	}
+}
+
+func TestUnknownPropertyWarning(t *testing.T) {
+	t.Parallel()
+	_, warns, err := Resolve(props("recordcount", "1", "operationcount", "1", "requestdistrib", "zipfian", "clientbuffering", "true"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, w := range warns {
+		got[string(w)] = true
+	}
+	for _, want := range []string{
+		"unknown property clientbuffering (ignored)",
+		"unknown property requestdistrib (ignored); did you mean requestdistribution?",
+	} {
+		if !got[want] {
+			t.Errorf("missing warning %q in %v", want, warns)
+		}
+	}
+}
+
+func TestAppendKey(t *testing.T) {
+	t.Parallel()
+	// Expected keys computed independently from YCSB's Utils.fnvhash64
+	// (64-bit FNV-1 over the 8 little-end bytes, Math.abs of the result)
+	// with a Python transcription of the Java arithmetic.
+	tests := []struct {
+		keynum  int64
+		ordered bool
+		pad     int
+		want    string
+	}{
+		{0, false, 1, "user6284781860667377211"},
+		{1, false, 1, "user8517097267634966620"},
+		{2, false, 1, "user1820151046732198393"},
+		{999, false, 1, "user2071219101098386137"},
+		{12345, false, 1, "user1792800413050876852"},
+		{1000000, false, 1, "user1011632231655643464"},
+		{7, true, 1, "user7"},
+		{7, true, 20, "user00000000000000000007"},
+		{12345, true, 5, "user12345"},
+		{0, false, 20, "user06284781860667377211"},
+	}
+	for _, tt := range tests {
+		if got := string(AppendKey(nil, tt.keynum, tt.ordered, tt.pad)); got != tt.want {
+			t.Errorf("AppendKey(%d, ordered=%v, pad=%d) = %q, want %q", tt.keynum, tt.ordered, tt.pad, got, tt.want)
+		}
+	}
+}
+
+func TestDeterministicValue(t *testing.T) {
+	t.Parallel()
+	// Expected values from YCSB's buildDeterministicValue transcribed to
+	// Python (Java String.hashCode with 32-bit wrap-around).
+	tests := []struct {
+		key, field string
+		size       int
+		want       string
+	}{
+		{"user6284781860667377211", "field0", 100, "user6284781860667377211:field0:1106546143:680040890:-1813823343:-1693248218:-1278633925:-150907434:-"},
+		{"user1", "field9", 10, "user1:fiel"},
+	}
+	for _, tt := range tests {
+		if got := string(DeterministicValue(nil, tt.key, tt.field, tt.size)); got != tt.want {
+			t.Errorf("DeterministicValue(%s, %s, %d) = %q, want %q", tt.key, tt.field, tt.size, got, tt.want)
+		}
+	}
+}
+
+func TestNextInsertKey(t *testing.T) {
+	t.Parallel()
+	spec, _, err := Resolve(props("recordcount", "1000", "operationcount", "1"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, present := range []int64{1000, 1001, 1017, 5000, 123457} {
+		keys := map[string]bool{}
+		probes := 0
+		exists := func(_ context.Context, key string) (bool, error) {
+			probes++
+			return keys[key], nil
+		}
+		for k := int64(0); k < present; k++ {
+			keys[spec.KeyName(k)] = true
+		}
+		got, err := NextInsertKey(context.Background(), spec, exists)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != present {
+			t.Errorf("with keys 0..%d present: NextInsertKey = %d, want %d", present-1, got, present)
+		}
+		if probes > 2*64+2 {
+			t.Errorf("%d probes for %d keys: the search should be logarithmic", probes, present)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("recordcount=1000\n# c\nreadproportion : 0.5\n")
+	f.Add("a=\\\n b\\u0041\n")
+	f.Add("=x\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		p, err := Parse(strings.NewReader(in), "fuzz")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz:") {
+				t.Fatalf("error %q does not name the file and line", err)
+			}
+			return
+		}
+		for _, k := range p.Keys() {
+			if k == "" {
+				t.Fatal("empty key accepted")
+			}
+		}
+		// Whatever parses must resolve or fail with an error, never panic.
+		_, _, _ = Resolve(p, true)
+	})
+}
