@@ -59,6 +59,9 @@ type Results struct {
 	Status map[string]map[string]int64 `json:"status"`
 	// Intervals is the time series of the status intervals.
 	Intervals []IntervalResult `json:"intervals"`
+
+	// ErrorWindows are the stretches in which operations failed (outages).
+	ErrorWindows []ErrorWindowResult `json:"error_windows,omitempty"`
 	// Extra holds sections other parts of the tool add (server and host
 	// metrics, merge provenance).
 	Extra map[string]any `json:"extra,omitempty"`
@@ -104,6 +107,14 @@ type IntervalResult struct {
 	Operations   int64               `json:"operations"`
 	OpsPerSec    float64             `json:"ops_per_sec"`
 	Measurements []MeasurementResult `json:"measurements,omitempty"`
+}
+
+// ErrorWindowResult is a stretch of the run with failed operations, in
+// seconds from the start of the run.
+type ErrorWindowResult struct {
+	StartS float64 `json:"start_s"`
+	EndS   float64 `json:"end_s"`
+	Errors int64   `json:"failed_operations"`
 }
 
 // Meta is what a results file says about a run besides its measurements.
@@ -169,6 +180,13 @@ func NewResults(s *measure.Summary, meta Meta) (*Results, error) {
 			}
 			r.Status[name][db.Status(st).String()] = n
 		}
+	}
+	for _, w := range s.ErrorWindows {
+		r.ErrorWindows = append(r.ErrorWindows, ErrorWindowResult{
+			StartS: float64(w.StartNs-s.StartNs) / 1e9,
+			EndS:   float64(w.EndNs-s.StartNs) / 1e9,
+			Errors: w.Errors,
+		})
 	}
 	for _, iv := range s.Intervals {
 		ir := IntervalResult{
@@ -258,6 +276,11 @@ func (r *Results) Summary() (*measure.Summary, error) {
 		Operations:   r.Operations,
 		RecordStalls: r.RecordStalls,
 		Clamped:      r.ClampedValues,
+	}
+	for _, w := range r.ErrorWindows {
+		s.ErrorWindows = append(s.ErrorWindows, measure.ErrorWindow{
+			StartNs: int64(w.StartS * 1e9), EndNs: int64(w.EndS * 1e9), Errors: w.Errors,
+		})
 	}
 	for opName, counts := range r.Status {
 		op, ok := db.ParseOp(opName)

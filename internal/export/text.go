@@ -106,6 +106,14 @@ func WriteText(w io.Writer, s *measure.Summary, opts TextOptions) error {
 		writeSection(bw, name, nil, ps, labels)
 		writeStatus(bw, name, &s.Status[op])
 	}
+	// Where failures happened, as extra lines after YCSB's: seconds from
+	// the start of the phase, so an outage can be read off the summary.
+	for i, w := range s.ErrorWindows {
+		n := strconv.Itoa(i + 1)
+		line(bw, "ERRORS", "Window"+n+"Start(s)", strconv.FormatFloat(float64(w.StartNs-s.StartNs)/1e9, 'f', 1, 64))
+		line(bw, "ERRORS", "Window"+n+"End(s)", strconv.FormatFloat(float64(w.EndNs-s.StartNs)/1e9, 'f', 1, 64))
+		line(bw, "ERRORS", "Window"+n+"FailedOperations", strconv.FormatInt(w.Errors, 10))
+	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write text summary: %w", err)
 	}

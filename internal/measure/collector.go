@@ -68,6 +68,7 @@ type Collector struct {
 	intervals []IntervalStats
 	clamped   int64
 	invalid   int64
+	errSlots  map[int64]int64 // failed operations per errorSlot of end time
 }
 
 type tally struct {
@@ -241,6 +242,12 @@ func (c *Collector) add(s *sample) {
 	c.cur.status[op][st]++
 	if s.flags&flagPart == 0 && CountsAsOperation(op) {
 		c.cur.ops++
+		if isFailure(st) {
+			if c.errSlots == nil {
+				c.errSlots = map[int64]int64{}
+			}
+			c.errSlots[s.end/int64(errorSlot)]++
+		}
 	}
 	p := &c.ivHist[op][b2i(!st.IsOK())]
 	if c.opts.Service {
@@ -342,15 +349,16 @@ func mergeInto(dst **hdrhistogram.Histogram, from *hdrhistogram.Histogram) {
 
 func (c *Collector) buildSummary(end int64) *Summary {
 	s := &Summary{
-		StartNs:    c.startNs,
-		EndNs:      end,
-		Start:      c.clock.Time(c.startNs),
-		End:        c.clock.Time(end),
-		Operations: c.total.ops,
-		Status:     c.total.status,
-		Intervals:  c.intervals,
-		Clamped:    c.clamped,
-		Invalid:    c.invalid,
+		StartNs:      c.startNs,
+		EndNs:        end,
+		Start:        c.clock.Time(c.startNs),
+		End:          c.clock.Time(end),
+		Operations:   c.total.ops,
+		Status:       c.total.status,
+		Intervals:    c.intervals,
+		Clamped:      c.clamped,
+		Invalid:      c.invalid,
+		ErrorWindows: errorWindows(c.errSlots),
 	}
 	c.mu.Lock()
 	for _, r := range c.recorders {

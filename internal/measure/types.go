@@ -97,6 +97,9 @@ type Summary struct {
 	// Invalid counts samples with an unknown operation; they are in no other
 	// figure.
 	Invalid int64
+	// ErrorWindows are the stretches of the run in which operations failed
+	// (status other than OK and NOT_FOUND), in time order.
+	ErrorWindows []ErrorWindow
 }
 
 // Runtime returns the length of the run.

@@ -1,0 +1,280 @@
+package export
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/measure"
+)
+
+// JournalSuffix is appended to the results file's path to name its journal.
+const JournalSuffix = ".intervals.jsonl"
+
+// A journal is the run written as it goes, one JSON object per line and
+// flushed at every interval: a header, one line per interval with that
+// interval's whole histograms and status counts, and an end line. When a
+// run dies (kill -9, power off the client) the journal still holds every
+// finished interval, and ReadJournal rebuilds results from it, marked
+// partial, for report and compare.
+type Journal struct {
+	f     *os.File
+	w     *bufio.Writer
+	enc   *json.Encoder
+	clock measure.Clock
+}
+
+type journalLine struct {
+	Type string `json:"type"` // header | interval | end
+
+	// header
+	FormatVersion int               `json:"format_version,omitempty"`
+	Tool          *Tool             `json:"tool,omitempty"`
+	Command       []string          `json:"command,omitempty"`
+	Label         string            `json:"label,omitempty"`
+	Phase         string            `json:"phase,omitempty"`
+	Config        map[string]string `json:"config,omitempty"`
+	Start         *time.Time        `json:"start,omitempty"`
+
+	// interval: offsets in ns on the run's clock, whose zero is Start.
+	Index        int                         `json:"index,omitempty"`
+	StartNs      int64                       `json:"start_ns,omitempty"`
+	EndNs        int64                       `json:"end_ns,omitempty"`
+	Operations   int64                       `json:"operations,omitempty"`
+	Measurements []MeasurementResult         `json:"measurements,omitempty"`
+	Status       map[string]map[string]int64 `json:"status,omitempty"`
+	Extra        map[string]any              `json:"extra,omitempty"`
+
+	// end
+	Partial bool `json:"partial,omitempty"`
+}
+
+// CreateJournal creates path and writes the header line.
+func CreateJournal(path string, meta Meta, clock measure.Clock) (*Journal, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot write the interval journal: %w", err)
+	}
+	j := &Journal{f: f, w: bufio.NewWriter(f), clock: clock}
+	j.enc = json.NewEncoder(j.w)
+	start := clock.StartTime().UTC()
+	tool := meta.Tool
+	if err := j.write(journalLine{Type: "header", FormatVersion: FormatVersion, Tool: &tool, Command: meta.Command,
+		Label: meta.Label, Phase: meta.Phase, Config: meta.Config, Start: &start}); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+func (j *Journal) write(l journalLine) error {
+	if err := j.enc.Encode(l); err != nil {
+		return fmt.Errorf("write %s: %w", j.f.Name(), err)
+	}
+	if err := j.w.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", j.f.Name(), err)
+	}
+	return nil
+}
+
+// Interval appends one interval. extra holds what samplers recorded for it.
+func (j *Journal) Interval(iv *measure.Interval, extra map[string]any) error {
+	l := journalLine{Type: "interval", Index: iv.Index, StartNs: iv.StartNs, EndNs: iv.EndNs,
+		Operations: iv.Operations, Status: statusMap(&iv.Status), Extra: extra}
+	for i := range iv.Measurements {
+		m := &iv.Measurements[i]
+		mr := MeasurementResult{Name: m.Name, Op: m.Op.String(), Failed: m.Failed}
+		var err error
+		if mr.Service, err = histogramResult(m.Service); err != nil {
+			return err
+		}
+		if mr.Intended, err = histogramResult(m.Intended); err != nil {
+			return err
+		}
+		l.Measurements = append(l.Measurements, mr)
+	}
+	return j.write(l)
+}
+
+// Close writes the end line and closes the file.
+func (j *Journal) Close(partial bool) error {
+	err := j.write(journalLine{Type: "end", Partial: partial})
+	if e := j.f.Close(); e != nil && err == nil {
+		err = e
+	}
+	return err
+}
+
+func statusMap(counts *[db.NumOps][db.NumStatuses]int64) map[string]map[string]int64 {
+	out := map[string]map[string]int64{}
+	for op := range counts {
+		for st, n := range counts[op] {
+			if n == 0 {
+				continue
+			}
+			name := db.Op(op).String()
+			if out[name] == nil {
+				out[name] = map[string]int64{}
+			}
+			out[name][db.Status(st).String()] = n
+		}
+	}
+	return out
+}
+
+// ReadJournal rebuilds a run's results from its journal: histograms are
+// the exact sums of the intervals' histograms. A journal without its end
+// line (the run was killed) gives results marked partial that end with the
+// last interval written.
+func ReadJournal(r io.Reader) (*Results, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	var (
+		header  *journalLine
+		ended   bool
+		partial bool
+		sum     = &measure.Summary{}
+		byName  = map[string]*measure.Measurement{}
+		order   []string
+		lineNo  int
+		firstNs int64 = -1
+	)
+	for sc.Scan() {
+		lineNo++
+		var l journalLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			// A run killed mid-write leaves a torn last line: keep what
+			// came before it.
+			if !sc.Scan() {
+				break
+			}
+			return nil, fmt.Errorf("journal line %d: %w", lineNo, err)
+		}
+		switch l.Type {
+		case "header":
+			if l.FormatVersion != FormatVersion {
+				return nil, fmt.Errorf("journal: format_version %d is not supported (want %d)", l.FormatVersion, FormatVersion)
+			}
+			h := l
+			header = &h
+		case "interval":
+			if header == nil {
+				return nil, errors.New("journal: interval before the header line")
+			}
+			if firstNs < 0 {
+				firstNs = l.StartNs
+			}
+			stats := measure.IntervalStats{Index: l.Index, StartNs: l.StartNs, EndNs: l.EndNs, Operations: l.Operations}
+			if d := l.EndNs - l.StartNs; d > 0 {
+				stats.OpsPerSec = float64(l.Operations) / (float64(d) / 1e9)
+			}
+			for _, mr := range l.Measurements {
+				op, ok := db.ParseOp(mr.Op)
+				if !ok {
+					return nil, fmt.Errorf("journal line %d: unknown operation %q", lineNo, mr.Op)
+				}
+				m := byName[mr.Name]
+				if m == nil {
+					m = &measure.Measurement{Name: mr.Name, Op: op, Failed: mr.Failed}
+					byName[mr.Name] = m
+					order = append(order, mr.Name)
+				}
+				ms := measure.MeasurementStats{Name: mr.Name, Op: op, Failed: mr.Failed}
+				var err error
+				if ms.Service, err = addJournalHistogram(&m.Service, mr.Service); err != nil {
+					return nil, fmt.Errorf("journal line %d: %s: %w", lineNo, mr.Name, err)
+				}
+				if ms.Intended, err = addJournalHistogram(&m.Intended, mr.Intended); err != nil {
+					return nil, fmt.Errorf("journal line %d: %s: %w", lineNo, mr.Name, err)
+				}
+				stats.Measurements = append(stats.Measurements, ms)
+			}
+			for opName, counts := range l.Status {
+				op, ok := db.ParseOp(opName)
+				if !ok {
+					return nil, fmt.Errorf("journal line %d: unknown operation %q", lineNo, opName)
+				}
+				for stName, n := range counts {
+					st, ok := db.ParseStatus(stName)
+					if !ok {
+						return nil, fmt.Errorf("journal line %d: unknown status %q", lineNo, stName)
+					}
+					sum.Status[op][st] += n
+				}
+			}
+			sum.Operations += l.Operations
+			sum.EndNs = l.EndNs
+			sum.Intervals = append(sum.Intervals, stats)
+		case "end":
+			ended, partial = true, l.Partial
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read journal: %w", err)
+	}
+	if header == nil {
+		return nil, errors.New("journal: no header line")
+	}
+	if firstNs < 0 {
+		firstNs = 0
+	}
+	sum.StartNs = firstNs
+	sum.Start = header.Start.Add(time.Duration(firstNs))
+	sum.End = header.Start.Add(time.Duration(sum.EndNs))
+	if sum.EndNs < sum.StartNs {
+		sum.EndNs = sum.StartNs
+	}
+	for _, name := range order {
+		sum.Measurements = append(sum.Measurements, *byName[name])
+	}
+	sortMeasurements(sum.Measurements)
+	meta := Meta{Command: header.Command, Label: header.Label, Phase: header.Phase, Config: header.Config, Partial: !ended || partial}
+	if header.Tool != nil {
+		meta.Tool = *header.Tool
+	}
+	return NewResults(sum, meta)
+}
+
+func addJournalHistogram(acc **hdrhistogram.Histogram, lr *LatencyResult) (*measure.LatencySummary, error) {
+	if lr == nil {
+		return nil, nil
+	}
+	h, err := decodeHistogram(lr)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, nil
+	}
+	if *acc == nil {
+		*acc = measure.NewHistogram()
+	}
+	(*acc).Merge(h)
+	ls := measure.Summarize(h)
+	return &ls, nil
+}
+
+// sortMeasurements puts measurements in the summary's order: by operation,
+// successes before failures.
+func sortMeasurements(ms []measure.Measurement) {
+	slices.SortStableFunc(ms, func(a, b measure.Measurement) int {
+		if a.Op != b.Op {
+			return int(a.Op) - int(b.Op)
+		}
+		switch {
+		case a.Failed == b.Failed:
+			return 0
+		case !a.Failed:
+			return -1
+		}
+		return 1
+	})
+}
