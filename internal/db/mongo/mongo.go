@@ -1,0 +1,409 @@
+// Package mongo is the MongoDB binding, on the official Go driver. It builds
+// YCSB's documents ({_id: key, field0: <binary>, ...}) as raw BSON in
+// per-worker buffers, so the only per-operation cost above the driver's own
+// is appending bytes.
+package mongo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/redact"
+)
+
+// Config is the binding's resolved configuration.
+type Config struct {
+	URL            string        // connection string, deprecated options already applied
+	Database       string        // from the URL path
+	Upsert         bool          // mongodb.upsert: inserts replace with upsert
+	Threads        int           // pool size is at least this unless the URL sets maxPoolSize
+	ConnectTimeout time.Duration // mongodb.connecttimeout
+	OpTimeout      time.Duration // per-operation deadline (driver timeout)
+}
+
+// Client is the shared connection pool. Workers get their own DB from NewDB.
+type Client struct {
+	cfg    Config
+	client *mongo.Client
+	db     *mongo.Database
+}
+
+var (
+	_ db.DB            = (*worker)(nil)
+	_ db.BatchInserter = (*worker)(nil)
+)
+
+// Open connects and checks that the server answers within the connect
+// timeout, so an unreachable server is reported before anything runs.
+func Open(ctx context.Context, cfg Config) (*Client, error) {
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 10 * time.Second
+	}
+	opts := options.Client().ApplyURI(cfg.URL)
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid mongodb.url %s: %s", redact.URL(cfg.URL), redact.Text(err.Error()))
+	}
+	if opts.MaxPoolSize == nil {
+		opts.SetMaxPoolSize(uint64(max(100, cfg.Threads)))
+	}
+	if opts.AppName == nil {
+		opts.SetAppName("mongobench")
+	}
+	if opts.ServerSelectionTimeout == nil {
+		opts.SetServerSelectionTimeout(cfg.ConnectTimeout)
+	}
+	if opts.ConnectTimeout == nil {
+		opts.SetConnectTimeout(cfg.ConnectTimeout)
+	}
+	if opts.Timeout == nil && cfg.OpTimeout > 0 {
+		opts.SetTimeout(cfg.OpTimeout)
+	}
+	client, err := mongo.Connect(opts)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to %s: %s", redact.URL(cfg.URL), redact.Text(err.Error()))
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
+	defer cancel()
+	if err := client.Ping(pingCtx, readpref.Nearest()); err != nil {
+		_ = client.Disconnect(context.Background())
+		return nil, connectError(cfg, opts, err)
+	}
+	return &Client{cfg: cfg, client: client, db: client.Database(cfg.Database)}, nil
+}
+
+// connectError says why the first ping failed, naming user and mechanism
+// on authentication failures but never the password.
+func connectError(cfg Config, opts *options.ClientOptions, err error) error {
+	where := redact.URL(cfg.URL)
+	msg := redact.Text(err.Error())
+	var cmdErr mongo.CommandError
+	if errors.As(err, &cmdErr) && (cmdErr.Code == 18 || strings.Contains(msg, "Authentication failed")) || strings.Contains(msg, "auth error") {
+		user, mech := "", "default (SCRAM)"
+		if opts.Auth != nil {
+			user = opts.Auth.Username
+			if opts.Auth.AuthMechanism != "" {
+				mech = opts.Auth.AuthMechanism
+			}
+		}
+		return fmt.Errorf("authentication failed at %s for user %q with mechanism %s: %s", where, user, mech, msg)
+	}
+	return fmt.Errorf("no MongoDB server answered at %s within %s: %s", where, cfg.ConnectTimeout, lastServerError(msg))
+}
+
+// lastServerError keeps what the driver's server-selection error says of
+// the servers themselves ("dial tcp ...: connection refused") and drops the
+// topology dump around it.
+func lastServerError(msg string) string {
+	var causes []string
+	for rest := msg; ; {
+		i := strings.Index(rest, "Last error: ")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("Last error: "):]
+		end := strings.Index(rest, " }")
+		if end < 0 {
+			end = len(rest)
+		}
+		causes = append(causes, strings.TrimSpace(rest[:end]))
+	}
+	if len(causes) == 0 {
+		return msg
+	}
+	return strings.Join(causes, "; ")
+}
+
+// Close disconnects.
+func (c *Client) Close(ctx context.Context) error { return c.client.Disconnect(ctx) }
+
+// Driver returns the underlying driver client, for metrics and admin
+// commands that are not part of the benchmark.
+func (c *Client) Driver() *mongo.Client { return c.client }
+
+// Database returns the benchmark database.
+func (c *Client) Database() *mongo.Database { return c.db }
+
+// KeyExists reports whether a document with _id key is in table.
+func (c *Client) KeyExists(ctx context.Context, table, key string) (bool, error) {
+	err := c.db.Collection(table).FindOne(ctx, bson.D{{Key: "_id", Value: key}}, options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Count returns the number of documents in table.
+func (c *Client) Count(ctx context.Context, table string) (int64, error) {
+	return c.db.Collection(table).CountDocuments(ctx, bson.D{})
+}
+
+// Drop drops table.
+func (c *Client) Drop(ctx context.Context, table string) error {
+	return c.db.Collection(table).Drop(ctx)
+}
+
+// NewDB returns a worker's binding: its own buffers over the shared pool.
+func (c *Client) NewDB() db.DB {
+	w := &worker{c: c, colls: map[string]*mongo.Collection{}}
+	w.findAll = options.FindOne()
+	w.findOne = map[string]*options.FindOneOptionsBuilder{}
+	w.upsert = options.Replace().SetUpsert(true)
+	w.insertManyOpts = options.InsertMany().SetOrdered(false)
+	return w
+}
+
+// worker is one worker's binding. Its buffers are reused by every call;
+// the driver copies what it sends, so nothing outlives a call.
+type worker struct {
+	c      *Client
+	colls  map[string]*mongo.Collection
+	filter []byte
+	doc    []byte
+	update []byte
+	proj   []byte
+	docs   []any
+	bufs   [][]byte
+
+	findAll        *options.FindOneOptionsBuilder
+	findOne        map[string]*options.FindOneOptionsBuilder // one-field projections, built once per field
+	upsert         *options.ReplaceOptionsBuilder
+	insertManyOpts *options.InsertManyOptionsBuilder
+}
+
+func (w *worker) coll(table string) *mongo.Collection {
+	c, ok := w.colls[table]
+	if !ok {
+		c = w.c.db.Collection(table)
+		w.colls[table] = c
+	}
+	return c
+}
+
+func (w *worker) idFilter(key string) bson.Raw {
+	idx, b := bsoncore.AppendDocumentStart(w.filter[:0])
+	b = bsoncore.AppendStringElement(b, "_id", key)
+	b, _ = bsoncore.AppendDocumentEnd(b, idx)
+	w.filter = b
+	return bson.Raw(b)
+}
+
+func appendProjection(dst []byte, fields []string) []byte {
+	idx, b := bsoncore.AppendDocumentStart(dst)
+	for _, f := range fields {
+		b = bsoncore.AppendInt32Element(b, f, 1)
+	}
+	b, _ = bsoncore.AppendDocumentEnd(b, idx)
+	return b
+}
+
+func (w *worker) findOptions(fields []string) *options.FindOneOptionsBuilder {
+	switch len(fields) {
+	case 0:
+		return w.findAll
+	case 1:
+		o, ok := w.findOne[fields[0]]
+		if !ok {
+			o = options.FindOne().SetProjection(bson.Raw(appendProjection(nil, fields)))
+			w.findOne[fields[0]] = o
+		}
+		return o
+	}
+	return options.FindOne().SetProjection(bson.Raw(appendProjection(nil, fields)))
+}
+
+func appendFields(dst []byte, values []db.Field) []byte {
+	for _, f := range values {
+		dst = bsoncore.AppendBinaryElement(dst, f.Name, 0, f.Value)
+	}
+	return dst
+}
+
+func (w *worker) record(key string, values []db.Field, dst []byte) []byte {
+	idx, b := bsoncore.AppendDocumentStart(dst[:0])
+	b = bsoncore.AppendStringElement(b, "_id", key)
+	b = appendFields(b, values)
+	b, _ = bsoncore.AppendDocumentEnd(b, idx)
+	return b
+}
+
+// visitDocument calls visit for each element of doc whose value is binary
+// (YCSB's fields) or a string (_id), without allocating.
+func visitDocument(doc bson.Raw, visit db.FieldVisitor) {
+	if len(doc) < 5 {
+		return
+	}
+	rem := []byte(doc[4 : len(doc)-1])
+	for len(rem) > 0 {
+		elem, rest, ok := bsoncore.ReadElement(rem)
+		if !ok {
+			return
+		}
+		rem = rest
+		v := elem.Value()
+		switch v.Type {
+		case bsoncore.TypeBinary:
+			_, data := v.Binary()
+			visit(elem.Key(), data)
+		case bsoncore.TypeString:
+			visit(elem.Key(), []byte(v.StringValue()))
+		}
+	}
+}
+
+// Read is findOne({_id: key}) with a projection of the requested fields.
+func (w *worker) Read(ctx context.Context, table, key string, fields []string, visit db.FieldVisitor) error {
+	res := w.coll(table).FindOne(ctx, w.idFilter(key), w.findOptions(fields))
+	raw, err := res.Raw()
+	if err != nil {
+		return classify(err)
+	}
+	if visit != nil {
+		visitDocument(raw, visit)
+	}
+	return nil
+}
+
+// Scan is find({_id: {$gte: startKey}}).sort({_id: 1}).limit(count). An
+// empty result is an error, as in YCSB's binding.
+func (w *worker) Scan(ctx context.Context, table, startKey string, count int, fields []string, visit db.FieldVisitor) error {
+	idx, b := bsoncore.AppendDocumentStart(w.filter[:0])
+	var inner int32
+	inner, b = bsoncore.AppendDocumentElementStart(b, "_id")
+	b = bsoncore.AppendStringElement(b, "$gte", startKey)
+	b, _ = bsoncore.AppendDocumentEnd(b, inner)
+	b, _ = bsoncore.AppendDocumentEnd(b, idx)
+	w.filter = b
+	opts := options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(int64(count)).SetBatchSize(int32(min(count, 1<<20)))
+	if len(fields) > 0 {
+		opts.SetProjection(bson.Raw(appendProjection(nil, fields)))
+	}
+	cur, err := w.coll(table).Find(ctx, bson.Raw(b), opts)
+	if err != nil {
+		return classify(err)
+	}
+	defer cur.Close(context.WithoutCancel(ctx))
+	n := 0
+	for cur.Next(ctx) {
+		n++
+		if visit != nil {
+			visitDocument(cur.Current, visit)
+		}
+	}
+	if err := cur.Err(); err != nil {
+		return classify(err)
+	}
+	if n == 0 {
+		return fmt.Errorf("scan from %s found nothing: %w", startKey, db.ErrNotFound)
+	}
+	return nil
+}
+
+// Update is updateOne({_id: key}, {$set: values}); no match is NOT_FOUND.
+func (w *worker) Update(ctx context.Context, table, key string, values []db.Field) error {
+	idx, b := bsoncore.AppendDocumentStart(w.update[:0])
+	var set int32
+	set, b = bsoncore.AppendDocumentElementStart(b, "$set")
+	b = appendFields(b, values)
+	b, _ = bsoncore.AppendDocumentEnd(b, set)
+	b, _ = bsoncore.AppendDocumentEnd(b, idx)
+	w.update = b
+	res, err := w.coll(table).UpdateOne(ctx, w.idFilter(key), bson.Raw(b))
+	if err != nil {
+		return classify(err)
+	}
+	if res.Acknowledged && res.MatchedCount == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// Insert is insertOne, or replaceOne with upsert when mongodb.upsert=true.
+func (w *worker) Insert(ctx context.Context, table, key string, values []db.Field) error {
+	w.doc = w.record(key, values, w.doc)
+	var err error
+	if w.c.cfg.Upsert {
+		_, err = w.coll(table).ReplaceOne(ctx, w.idFilter(key), bson.Raw(w.doc), w.upsert)
+	} else {
+		_, err = w.coll(table).InsertOne(ctx, bson.Raw(w.doc))
+	}
+	return classify(err)
+}
+
+// InsertBatch is an unordered insertMany (YCSB's binding is unordered too,
+// so one duplicate does not stop the rest), or a bulk of upserts.
+func (w *worker) InsertBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
+	for len(w.bufs) < len(keys) {
+		w.bufs = append(w.bufs, nil)
+	}
+	w.docs = w.docs[:0]
+	for i, key := range keys {
+		w.bufs[i] = w.record(key, values[i], w.bufs[i])
+		w.docs = append(w.docs, bson.Raw(w.bufs[i]))
+	}
+	var err error
+	if w.c.cfg.Upsert {
+		models := make([]mongo.WriteModel, len(keys))
+		for i, key := range keys {
+			models[i] = mongo.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: key}}).SetReplacement(w.docs[i]).SetUpsert(true)
+		}
+		_, err = w.coll(table).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	} else {
+		_, err = w.coll(table).InsertMany(ctx, w.docs, w.insertManyOpts)
+	}
+	if err == nil {
+		return nil
+	}
+	var bwe mongo.BulkWriteException
+	if errors.As(err, &bwe) && bwe.WriteConcernError == nil && len(bwe.WriteErrors) > 0 {
+		failed := make([]int, 0, len(bwe.WriteErrors))
+		for _, we := range bwe.WriteErrors {
+			failed = append(failed, we.Index)
+		}
+		slices.Sort(failed)
+		return &db.BatchError{Failed: failed, Err: classify(err)}
+	}
+	return classify(err)
+}
+
+// Delete is deleteOne({_id: key}); no match is NOT_FOUND.
+func (w *worker) Delete(ctx context.Context, table, key string) error {
+	res, err := w.coll(table).DeleteOne(ctx, w.idFilter(key))
+	if err != nil {
+		return classify(err)
+	}
+	if res.Acknowledged && res.DeletedCount == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// Close releases nothing: the pool is shared and closed by Client.Close.
+func (w *worker) Close() error { return nil }
+
+// classify maps driver errors onto db's sentinels.
+func classify(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return db.ErrNotFound
+	case mongo.IsDuplicateKeyError(err):
+		return fmt.Errorf("%w: %w", db.ErrDuplicateKey, err)
+	case errors.Is(err, context.Canceled):
+		return err
+	case mongo.IsTimeout(err):
+		return fmt.Errorf("%w: %w", db.ErrTimeout, err)
+	}
+	return err
+}

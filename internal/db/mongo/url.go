@@ -1,0 +1,176 @@
+package mongo
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
+
+	"github.com/mongobench/mongobench/internal/redact"
+)
+
+// DefaultDatabase is YCSB's database when the URL names none (or admin).
+const DefaultDatabase = "ycsb"
+
+// DatabaseFromURL returns the database named by the URL's path, or "ycsb"
+// when it is absent or "admin" (admin is where users authenticate, not
+// where YCSB keeps its data).
+func DatabaseFromURL(uri string) string {
+	scheme := strings.Index(uri, "://")
+	if scheme < 0 {
+		return DefaultDatabase
+	}
+	rest := uri[scheme+3:]
+	if q := strings.IndexByte(rest, '?'); q >= 0 {
+		rest = rest[:q]
+	}
+	// The path starts at the first '/' after the credentials.
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = rest[at+1:]
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 {
+		return DefaultDatabase
+	}
+	name, err := url.PathUnescape(rest[slash+1:])
+	if err != nil || name == "" || name == "admin" {
+		return DefaultDatabase
+	}
+	return name
+}
+
+// writeConcerns maps YCSB's deprecated mongodb.writeConcern names to URL
+// options.
+var writeConcerns = map[string]string{
+	"errors_ignored":       "w=0",
+	"unacknowledged":       "w=0",
+	"acknowledged":         "w=1",
+	"journaled":            "journal=true",
+	"replica_acknowledged": "w=2",
+	"majority":             "w=majority",
+}
+
+var readPreferences = map[string]string{
+	"primary":             "primary",
+	"primary_preferred":   "primaryPreferred",
+	"secondary":           "secondary",
+	"secondary_preferred": "secondaryPreferred",
+	"nearest":             "nearest",
+}
+
+// hasOption reports whether the URL's query sets option (case-insensitive,
+// as the connection string spec says).
+func hasOption(uri, option string) bool {
+	q := strings.IndexByte(uri, '?')
+	if q < 0 {
+		return false
+	}
+	for _, kv := range strings.Split(uri[q+1:], "&") {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.EqualFold(k, option) {
+			return true
+		}
+	}
+	return false
+}
+
+func addOption(uri, kv string) string {
+	if !strings.Contains(uri, "?") {
+		// An option needs the path separator before the query.
+		scheme := strings.Index(uri, "://")
+		if scheme >= 0 && !strings.Contains(uri[scheme+3:], "/") {
+			uri += "/"
+		}
+		return uri + "?" + kv
+	}
+	if strings.HasSuffix(uri, "?") || strings.HasSuffix(uri, "&") {
+		return uri + kv
+	}
+	return uri + "&" + kv
+}
+
+// ApplyDeprecated rewrites YCSB's deprecated mongodb.writeConcern,
+// mongodb.readPreference and mongodb.maxconnections into URL options, as
+// YCSB's binding does. An option the URL already sets wins; warnings say so.
+func ApplyDeprecated(uri, writeConcern, readPreference, maxConnections string) (string, []string, error) {
+	var warnings []string
+	if writeConcern != "" {
+		kv, ok := writeConcerns[strings.ToLower(writeConcern)]
+		if !ok {
+			return "", nil, fmt.Errorf("mongodb.writeConcern=%q is invalid: expected one of errors_ignored, unacknowledged, acknowledged, journaled, replica_acknowledged, majority", writeConcern)
+		}
+		key, _, _ := strings.Cut(kv, "=")
+		if hasOption(uri, key) {
+			warnings = append(warnings, fmt.Sprintf("mongodb.writeConcern=%s ignored: the URL sets %s", writeConcern, key))
+		} else {
+			uri = addOption(uri, kv)
+		}
+	}
+	if readPreference != "" {
+		v, ok := readPreferences[strings.ToLower(readPreference)]
+		if !ok {
+			return "", nil, fmt.Errorf("mongodb.readPreference=%q is invalid: expected one of primary, primary_preferred, secondary, secondary_preferred, nearest", readPreference)
+		}
+		if hasOption(uri, "readPreference") {
+			warnings = append(warnings, fmt.Sprintf("mongodb.readPreference=%s ignored: the URL sets readPreference", readPreference))
+		} else {
+			uri = addOption(uri, "readPreference="+v)
+		}
+	}
+	if maxConnections != "" {
+		var n uint64
+		if _, err := fmt.Sscan(maxConnections, &n); err != nil || n == 0 {
+			return "", nil, fmt.Errorf("mongodb.maxconnections=%q is invalid: expected a whole number > 0", maxConnections)
+		}
+		if hasOption(uri, "maxPoolSize") {
+			warnings = append(warnings, fmt.Sprintf("mongodb.maxconnections=%s ignored: the URL sets maxPoolSize", maxConnections))
+		} else {
+			uri = addOption(uri, fmt.Sprintf("maxPoolSize=%d", n))
+		}
+	}
+	return uri, warnings, nil
+}
+
+// ValidateURL checks a connection string without touching the network:
+// its syntax and options, and that the TLS files it names exist. A
+// mongodb+srv:// URL is only checked for its files, since resolving it is
+// a DNS lookup and belongs to connecting.
+func ValidateURL(uri string) error {
+	if !strings.HasPrefix(uri, "mongodb+srv://") {
+		if _, err := connstring.ParseAndValidate(uri); err != nil {
+			msg := redact.Text(err.Error())
+			msg = strings.TrimPrefix(msg, "error parsing uri: ")
+			return fmt.Errorf("mongodb.url %s is invalid: %s", redact.URL(uri), msg)
+		}
+	}
+	q := strings.IndexByte(uri, '?')
+	if q < 0 {
+		return nil
+	}
+	values, err := url.ParseQuery(uri[q+1:])
+	if err != nil {
+		return fmt.Errorf("mongodb.url %s has malformed options: %s", redact.URL(uri), redact.Text(err.Error()))
+	}
+	for key, vals := range values {
+		switch strings.ToLower(key) {
+		case "tlscafile", "tlscertificatekeyfile", "sslcertificateauthorityfile", "sslclientcertificatekeyfile":
+			for _, v := range vals {
+				if _, err := os.Stat(v); err != nil {
+					return fmt.Errorf("mongodb.url option %s=%s: the file cannot be read (%v)", key, v, unwrapPathError(err))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,106 @@
+package mongo
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDatabaseFromURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ url, want string }{
+		{"mongodb://localhost:27017/ycsb?w=1", "ycsb"},
+		{"mongodb://localhost:27017", "ycsb"},
+		{"mongodb://localhost:27017/", "ycsb"},
+		{"mongodb://localhost:27017/?w=1", "ycsb"},
+		// admin is where users authenticate, not where data goes.
+		{"mongodb://u:p@h/admin?authSource=admin", "ycsb"},
+		{"mongodb://admin:password@node1:20000,node2:20000,node3:20000/testdb?authSource=admin", "testdb"},
+		// A slash in the password does not start the path.
+		{"mongodb://u:p/x@h:1/bench", "bench"},
+		{"mongodb+srv://u:p@cluster0.example.net/mydb?retryWrites=true", "mydb"},
+	}
+	for _, tt := range tests {
+		if got := DatabaseFromURL(tt.url); got != tt.want {
+			t.Errorf("DatabaseFromURL(%q) = %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
+
+func TestApplyDeprecated(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name             string
+		url, wc, rp, max string
+		want             string
+		warn             string
+		err              string
+	}{
+		{name: "none", url: "mongodb://h/db", want: "mongodb://h/db"},
+		{name: "unacknowledged", url: "mongodb://h/db", wc: "unacknowledged", want: "mongodb://h/db?w=0"},
+		{name: "errors_ignored", url: "mongodb://h", wc: "errors_ignored", want: "mongodb://h/?w=0"},
+		{name: "acknowledged", url: "mongodb://h/db?x=1", wc: "acknowledged", want: "mongodb://h/db?x=1&w=1"},
+		{name: "journaled", url: "mongodb://h/db", wc: "journaled", want: "mongodb://h/db?journal=true"},
+		{name: "replica", url: "mongodb://h/db", wc: "replica_acknowledged", want: "mongodb://h/db?w=2"},
+		{name: "majority", url: "mongodb://h/db", wc: "majority", want: "mongodb://h/db?w=majority"},
+		{name: "url wins", url: "mongodb://h/db?w=1", wc: "majority", want: "mongodb://h/db?w=1", warn: "mongodb.writeConcern=majority ignored: the URL sets w"},
+		{name: "read preference", url: "mongodb://h/db", rp: "secondary_preferred", want: "mongodb://h/db?readPreference=secondaryPreferred"},
+		{name: "max connections", url: "mongodb://h/db", max: "50", want: "mongodb://h/db?maxPoolSize=50"},
+		{name: "all three", url: "mongodb://h/db", wc: "acknowledged", rp: "nearest", max: "7", want: "mongodb://h/db?w=1&readPreference=nearest&maxPoolSize=7"},
+		{name: "bad write concern", url: "mongodb://h/db", wc: "safe", err: `mongodb.writeConcern="safe" is invalid: expected one of errors_ignored, unacknowledged, acknowledged, journaled, replica_acknowledged, majority`},
+		{name: "bad read preference", url: "mongodb://h/db", rp: "closest", err: `mongodb.readPreference="closest" is invalid`},
+		{name: "bad max connections", url: "mongodb://h/db", max: "0", err: `mongodb.maxconnections="0" is invalid: expected a whole number > 0`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, warns, err := ApplyDeprecated(tt.url, tt.wc, tt.rp, tt.max)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("URL = %q, want %q", got, tt.want)
+			}
+			if tt.warn != "" && (len(warns) != 1 || warns[0] != tt.warn) {
+				t.Errorf("warnings = %v, want %q", warns, tt.warn)
+			}
+		})
+	}
+}
+
+func TestValidateURL(t *testing.T) {
+	t.Parallel()
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ url, err string }{
+		{"mongodb://localhost:27017/ycsb?w=1", ""},
+		{"mongodb://a:1,b:2,c:3/db?authSource=admin", ""},
+		{"mongodb://h:notaport/db", "mongodb.url mongodb://h:notaport/db is invalid"},
+		{"mongodb://u:secret@h/db?maxPoolSize=abc", `mongodb.url mongodb://u:***@h/db?maxPoolSize=abc is invalid: invalid value for "maxPoolSize": "abc"`},
+		{"mongodb://", "mongodb.url mongodb:// is invalid: must have at least 1 host"},
+		{"mongodb://h/db?tls=true&tlsCAFile=" + ca, ""},
+		{"mongodb://h/db?tls=true&tlsCAFile=/nonexistent/ca.pem", "mongodb.url option tlsCAFile=/nonexistent/ca.pem: the file cannot be read (no such file or directory)"},
+		{"mongodb+srv://u:p@cluster/db?tlsCertificateKeyFile=/nonexistent/k.pem", "tlsCertificateKeyFile=/nonexistent/k.pem: the file cannot be read"},
+	}
+	for _, tt := range tests {
+		err := ValidateURL(tt.url)
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("ValidateURL(%q) = %v, want nil", tt.url, err)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("ValidateURL(%q) = %v, want %q", tt.url, err, tt.err)
+		}
+		if err != nil && strings.Contains(err.Error(), "secret") {
+			t.Errorf("error shows the password: %v", err)
+		}
+	}
+}
