@@ -98,11 +98,10 @@ func NewCore(spec *Spec, nextInsertKey int64, seed uint64) (*Core, error) {
 	} else {
 		c.scanLength = generator.NewUniform(spec.MinScanLength, spec.MaxScanLength)
 	}
-	fl, err := generator.NewFieldLength(spec.FieldLengthDistribution, spec.MinFieldLength, spec.FieldLength, spec.FieldLengthHistogram)
-	if err != nil {
-		return nil, err
+	c.fieldLength = spec.fieldLength
+	if c.fieldLength == nil {
+		return nil, fmt.Errorf("workload spec was not built by Resolve")
 	}
-	c.fieldLength = fl
 
 	// YCSB's RandomByteIterator yields printable ASCII; so does this pool.
 	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/generator"
 )
 
 // Distribution names accepted by requestdistribution.
@@ -65,6 +67,10 @@ type Spec struct {
 	HdrFileOutput    bool
 	HdrOutputPath    string
 	ExportFile       string
+
+	// fieldLength is built here, not in NewCore, so a bad histogram file
+	// is reported with the other input errors, before anything connects.
+	fieldLength generator.Chooser
 }
 
 // TransactionType is what the run phase's operation chooser picks.
@@ -135,6 +141,14 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	s.FieldNamePrefix = r.str("fieldnameprefix", "field")
 	if r.err == nil && s.FieldLengthDistribution != "constant" && s.FieldLengthDistribution != "histogram" && s.MinFieldLength > s.FieldLength {
 		r.err = fmt.Errorf("minfieldlength=%d is greater than fieldlength=%d", s.MinFieldLength, s.FieldLength)
+	}
+
+	if r.err == nil {
+		fl, err := generator.NewFieldLength(s.FieldLengthDistribution, s.MinFieldLength, s.FieldLength, s.FieldLengthHistogram)
+		if err != nil {
+			r.err = fmt.Errorf("fieldlengthdistribution=%s: %w", s.FieldLengthDistribution, err)
+		}
+		s.fieldLength = fl
 	}
 
 	s.ReadAllFields = r.bool("readallfields", true)

@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/workloads"
+)
+
+// benchArgs is a parsed load/run command line.
+type benchArgs struct {
+	command  string // load | run
+	binding  string
+	files    []string // -P, in order
+	settings []kv     // -p, -threads, -target, -l, -s, in command-line order
+	status   bool     // -s
+	out      string   // --out
+	dataDir  string   // --data-dir
+	help      bool
+	maxErrors int64 // --max-errors
+	raw      []string // the arguments as given, for the results file
+}
+
+type kv struct{ key, value string }
+
+// settingFlag records a flag as a property at its place on the command line.
+type settingFlag struct {
+	key  string
+	dest *[]kv
+}
+
+func (f settingFlag) String() string { return "" }
+func (f settingFlag) Set(v string) error {
+	*f.dest = append(*f.dest, kv{f.key, v})
+	return nil
+}
+
+type propertyFlag struct{ dest *[]kv }
+
+func (f propertyFlag) String() string { return "" }
+func (f propertyFlag) Set(v string) error {
+	key, value, ok := strings.Cut(v, "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" {
+		return fmt.Errorf("-p %q: expected -p name=value", v)
+	}
+	*f.dest = append(*f.dest, kv{key, value})
+	return nil
+}
+
+type fileFlag struct{ dest *[]string }
+
+func (f fileFlag) String() string { return "" }
+func (f fileFlag) Set(v string) error {
+	*f.dest = append(*f.dest, v)
+	return nil
+}
+
+const benchFlagsHelp = `flags:
+  -P FILE        workload property file (repeatable; workloada..workloadf are built in)
+  -p NAME=VALUE  set a property; wins over -P files (repeatable)
+  -threads N     client threads (threadcount)
+  -target N      total operations per second over all threads; 0 = as fast as possible
+  -l LABEL       label for this run
+  -s             status line on stderr every status.interval seconds
+  --out PATH     write the JSON results file (same as -p exportfile=PATH)
+  --data-dir DIR keep the embedded server's data in DIR (default: a temporary directory)
+  --max-errors N stop once N operations have failed (default: never; failures are counted)
+  -h             this help`
+
+// parseBenchArgs parses "load|run [mongodb] flags...".
+func parseBenchArgs(command string, args []string) (*benchArgs, error) {
+	a := &benchArgs{command: command, binding: "mongodb", raw: args}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		a.binding = args[0]
+		args = args[1:]
+	}
+	switch a.binding {
+	case "mongodb", "mongodb-async":
+	default:
+		return nil, fmt.Errorf("unknown binding %q: mongobench benchmarks MongoDB; use \"mongodb\" (or \"mongodb-async\")", a.binding)
+	}
+	fs := flag.NewFlagSet(command, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Var(fileFlag{&a.files}, "P", "")
+	fs.Var(propertyFlag{&a.settings}, "p", "")
+	fs.Var(settingFlag{"threadcount", &a.settings}, "threads", "")
+	fs.Var(settingFlag{"target", &a.settings}, "target", "")
+	fs.Var(settingFlag{"label", &a.settings}, "l", "")
+	fs.Var(settingFlag{"db", &a.settings}, "db", "")
+	fs.BoolVar(&a.status, "s", false, "")
+	fs.StringVar(&a.out, "out", "", "")
+	fs.StringVar(&a.dataDir, "data-dir", "", "")
+	fs.Int64Var(&a.maxErrors, "max-errors", 0, "")
+	fs.BoolVar(&a.help, "h", false, "")
+	fs.BoolVar(&a.help, "help", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			a.help = true
+			return a, nil
+		}
+		return nil, flagError(err)
+	}
+	if a.maxErrors < 0 {
+		return nil, fmt.Errorf("--max-errors %d is invalid: expected a whole number >= 0 (0 = never stop on errors)", a.maxErrors)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q: properties are given as -p name=value, files as -P file", fs.Arg(0))
+	}
+	return a, nil
+}
+
+// flagError turns the flag package's messages into one line that says
+// what is accepted.
+func flagError(err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Errorf("unknown flag %s: accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, -h", name)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Errorf("flag %s needs a value", name)
+	}
+	return errors.New(msg)
+}
+
+// loadProperties reads the -P files in order, then applies the command
+// line's settings, which win regardless of position (YCSB's rule).
+func (a *benchArgs) loadProperties() (*workload.Properties, error) {
+	props := workload.NewProperties()
+	for _, f := range a.files {
+		p, err := readWorkloadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		props.Merge(p)
+	}
+	for _, s := range a.settings {
+		props.Set(s.key, s.value, "-p")
+	}
+	props.Set("dotransactions", fmt.Sprint(a.command == "run"), "-p")
+	if a.out != "" {
+		props.Set("exportfile", a.out, "-p")
+	}
+	return props, nil
+}
+
+// readWorkloadFile reads a -P file from disk, or one of the built-in
+// workloads when the name is workloada … workloadf (alone or under
+// workloads/) and no such file exists, so YCSB's command lines work from
+// any directory.
+func readWorkloadFile(name string) (*workload.Properties, error) {
+	if _, err := os.Stat(name); err == nil {
+		return workload.ParseFile(name)
+	}
+	base := path.Base(strings.ReplaceAll(name, `\`, "/"))
+	if data, err := fs.ReadFile(workloads.Files, base); err == nil && (base == name || strings.TrimSuffix(name, base) == "workloads/") {
+		return workload.Parse(strings.NewReader(string(data)), base)
+	}
+	return nil, fmt.Errorf("cannot read workload file %s: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf)", name)
+}

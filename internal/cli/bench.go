@@ -1,0 +1,299 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/embedded"
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// stopGrace bounds how long operations in flight may run on after a stop
+// request before they are cancelled.
+const stopGrace = 5 * time.Second
+
+// benchConfig is everything a load or run needs, resolved and validated.
+type benchConfig struct {
+	args      *benchArgs
+	props     *workload.Properties
+	spec      *workload.Spec
+	url       string // with deprecated options applied; may hold a password
+	batchSize int
+	upsert    bool
+	connect   time.Duration
+}
+
+func resolveBench(command string, args []string, env Env) (*benchConfig, error) {
+	a, err := parseBenchArgs(command, args)
+	if err != nil {
+		return nil, badInput{err}
+	}
+	if a.help {
+		return &benchConfig{args: a}, nil
+	}
+	props, err := a.loadProperties()
+	if err != nil {
+		return nil, badInput{err}
+	}
+	spec, warnings, err := workload.Resolve(props, command == "run")
+	if err != nil {
+		return nil, badInput{err}
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
+	}
+	for _, extra := range []float64{99.9, 99.99} {
+		if !slices.Contains(spec.Percentiles, extra) {
+			spec.Percentiles = append(spec.Percentiles, extra)
+		}
+	}
+	cfg := &benchConfig{args: a, props: props, spec: spec}
+
+	cfg.batchSize = 1
+	for _, name := range []string{"mongodb.batchsize", "batchsize"} {
+		if v, ok := props.Get(name); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 || n > 100000 {
+				return nil, badInputf("%s=%q is invalid: expected a whole number from 1 to 100000", name, v)
+			}
+			cfg.batchSize = n
+		}
+	}
+	if v, ok := props.Get("mongodb.upsert"); ok {
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return nil, badInputf("mongodb.upsert=%q is invalid: expected true or false", v)
+		}
+		cfg.upsert = b
+	}
+	cfg.connect = 10 * time.Second
+	if v, ok := props.Get("mongodb.connecttimeout"); ok {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || f <= 0 {
+			return nil, badInputf("mongodb.connecttimeout=%q is invalid: expected a number of seconds > 0", v)
+		}
+		cfg.connect = time.Duration(f * float64(time.Second))
+	}
+
+	url, _ := props.Get("mongodb.url")
+	url = strings.TrimSpace(url)
+	if url == "" {
+		url = strings.TrimSpace(env.Getenv("MONGOBENCH_URL"))
+	}
+	if url != "" {
+		if !strings.HasPrefix(url, "mongodb://") && !strings.HasPrefix(url, "mongodb+srv://") {
+			return nil, badInputf("mongodb.url %q is invalid: expected a connection string starting with mongodb:// or mongodb+srv://", redact.URL(url))
+		}
+		wc, _ := props.Get("mongodb.writeConcern")
+		rp, _ := props.Get("mongodb.readPreference")
+		mc, _ := props.Get("mongodb.maxconnections")
+		var warns []string
+		url, warns, err = mongo.ApplyDeprecated(url, wc, rp, mc)
+		if err != nil {
+			return nil, badInput{err}
+		}
+		for _, w := range warns {
+			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
+		}
+		if err := mongo.ValidateURL(url); err != nil {
+			return nil, badInput{err}
+		}
+	}
+	cfg.url = url
+	return cfg, nil
+}
+
+func runBench(ctx context.Context, command string, args []string, env Env) error {
+	cfg, err := resolveBench(command, args, env)
+	if err != nil {
+		return err
+	}
+	if cfg.args.help {
+		fmt.Fprintf(env.Stdout, "usage: mongobench %s mongodb [flags]\n\n%s\n", command, benchFlagsHelp)
+		return nil
+	}
+	spec := cfg.spec
+
+	var server *embedded.Server
+	url := cfg.url
+	if url == "" {
+		server, err = embedded.Start(ctx, embedded.Options{DataDir: cfg.args.dataDir})
+		if err != nil {
+			return fmt.Errorf("cannot start the embedded server: %w", err)
+		}
+		defer server.Close()
+		url = server.URI()
+		fmt.Fprintf(env.Stderr, "mongobench: no mongodb.url given: started the embedded server (FerretDB, SQLite) at %s, data in %s\n", url, server.DataDir())
+	}
+	dbName := mongo.DatabaseFromURL(url)
+	client, err := mongo.Open(ctx, mongo.Config{
+		URL: url, Database: dbName, Upsert: cfg.upsert, Threads: spec.Threads,
+		ConnectTimeout: cfg.connect, OpTimeout: spec.OpTimeout,
+	})
+	if err != nil {
+		return err
+	}
+	defer client.Close(context.WithoutCancel(ctx))
+
+	seed := spec.Seed
+	if !spec.SeedSet {
+		seed = uint64(time.Now().UnixNano())
+	}
+
+	interrupt := newInterrupt(env.Interrupt)
+	defer interrupt.close()
+
+	nextInsert := spec.RecordCount
+	if command == "run" && server != nil {
+		n, err := client.Count(ctx, spec.Table)
+		if err != nil {
+			return fmt.Errorf("cannot count documents in %s.%s: %w", dbName, spec.Table, err)
+		}
+		if n == 0 {
+			if err := preload(ctx, env, cfg, client, server, seed, interrupt); err != nil {
+				return err
+			}
+		}
+	}
+	if command == "run" && spec.Proportions[workload.TxInsert] > 0 {
+		nextInsert, err = workload.NextInsertKey(ctx, spec, func(ctx context.Context, key string) (bool, error) {
+			return client.KeyExists(ctx, spec.Table, key)
+		})
+		if err != nil {
+			return fmt.Errorf("cannot find where earlier inserts ended in %s.%s: %w", dbName, spec.Table, err)
+		}
+		if nextInsert > spec.RecordCount {
+			fmt.Fprintf(env.Stderr, "mongobench: %s.%s already holds keys up to number %d from earlier runs: inserts continue after them\n", dbName, spec.Table, nextInsert-1)
+		}
+	}
+	if interrupt.code() != 0 {
+		return exitError{interrupt.code(), errors.New("interrupted before the benchmark started")}
+	}
+
+	core, err := workload.NewCore(spec, nextInsert, seed)
+	if err != nil {
+		return badInput{err}
+	}
+	ph := phaseConfig{
+		command: command, core: core, spec: spec, client: client, seed: seed,
+		batchSize: cfg.batchSize, status: cfg.args.status, interrupt: interrupt,
+		maxErrors: cfg.args.maxErrors,
+	}
+	if command == "load" {
+		ph.operations = spec.InsertCount
+	} else {
+		ph.operations = spec.OperationCount
+	}
+	if spec.ExportFile != "" {
+		ph.journal = spec.ExportFile + export.JournalSuffix
+		ph.meta = resultsMeta(cfg, command, seed, redact.URL(url), dbName)
+	}
+	out, err := runPhase(ctx, env, ph)
+	if err != nil {
+		return err
+	}
+	if server != nil {
+		if err := server.EnsureIDIndexes(ctx); err != nil {
+			fmt.Fprintf(env.Stderr, "mongobench: warning: embedded server: %v\n", err)
+		}
+	}
+
+	opts := export.TextOptions{Percentiles: spec.Percentiles, Service: spec.MeasureService, Intended: spec.MeasureIntended}
+	if err := export.WriteText(env.Stdout, out.summary, opts); err != nil {
+		return err
+	}
+	if out.result.LateStarts > 0 || out.result.Abandoned > 0 {
+		fmt.Fprintf(env.Stderr, "mongobench: %d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted\n", out.result.LateStarts, out.result.Abandoned)
+	}
+	if spec.ExportFile != "" {
+		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName)
+		if err != nil {
+			return err
+		}
+		if err := writeResultsFile(spec.ExportFile, res); err != nil {
+			return err
+		}
+	}
+	if code := interrupt.code(); code != 0 {
+		return exitError{code, errors.New("interrupted: the summary and results cover what ran and are marked partial")}
+	}
+	if out.result.ErrorLimit {
+		return fmt.Errorf("stopped after %d failed operations (--max-errors %d); the summary and results cover what ran", out.result.Failures, cfg.args.maxErrors)
+	}
+	if failed := failedOperations(out.summary); failed > 0 && failed == out.summary.Operations {
+		return fmt.Errorf("every one of the %d operations failed (see Return= lines)", failed)
+	}
+	return nil
+}
+
+// preload fills an empty embedded server before a run: it starts empty,
+// and a run against nothing would measure NOT_FOUND.
+func preload(ctx context.Context, env Env, cfg *benchConfig, client *mongo.Client, server *embedded.Server, seed uint64, interrupt *interruptWatch) error {
+	spec := *cfg.spec
+	spec.Transactions = false
+	fmt.Fprintf(env.Stderr, "mongobench: the embedded server is empty: loading %d records into %s first\n", spec.RecordCount, spec.Table)
+	core, err := workload.NewCore(&spec, spec.RecordCount, seed)
+	if err != nil {
+		return badInput{err}
+	}
+	start := time.Now()
+	out, err := runPhase(ctx, env, phaseConfig{
+		command: "load", core: core, spec: &spec, client: client, seed: seed,
+		batchSize: max(cfg.batchSize, 100), operations: spec.InsertCount, quiet: true, interrupt: interrupt,
+	})
+	if err != nil {
+		return err
+	}
+	if failed := failedOperations(out.summary); failed > 0 {
+		return fmt.Errorf("loading the embedded server failed for %d of %d records", failed, out.summary.Operations)
+	}
+	if err := server.EnsureIDIndexes(ctx); err != nil {
+		return fmt.Errorf("embedded server: %w", err)
+	}
+	el := time.Since(start)
+	fmt.Fprintf(env.Stderr, "mongobench: loaded %d records in %.1f s (%.0f records/s)\n", spec.InsertCount, el.Seconds(), float64(spec.InsertCount)/el.Seconds())
+	return nil
+}
+
+// failedOperations counts operations whose status is not OK, excluding
+// NOT_FOUND, which is a legitimate answer.
+func failedOperations(s *measure.Summary) int64 {
+	var n int64
+	for op := range s.Status {
+		if db.Op(op) == db.InsertBatch {
+			continue
+		}
+		for st, c := range s.Status[op] {
+			if !db.Status(st).IsOK() && db.Status(st) != db.NotFound {
+				n += c
+			}
+		}
+	}
+	return n
+}
+
+func writeResultsFile(path string, res *export.Results) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("cannot write results file: %w", err)
+	}
+	if err := export.WriteJSON(f, res); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot write results file %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("cannot write results file %s: %w", path, err)
+	}
+	return nil
+}

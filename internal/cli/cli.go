@@ -1,0 +1,132 @@
+// Package cli is mongobench's command line: it parses arguments, wires the
+// packages together for each subcommand and turns errors into exit codes.
+// All process state (arguments, streams, environment, signals) comes in
+// through Env, so the whole command line is testable in-process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes.
+const (
+	ExitOK       = 0
+	ExitFailed   = 1 // the benchmark could not run or finish
+	ExitBadInput = 2 // a flag, property, file or URL is wrong
+	ExitSIGINT   = 130
+	ExitSIGTERM  = 143
+)
+
+// Version is set at build time (-ldflags "-X .../cli.Version=...").
+var Version = "0.1.0-dev"
+
+// Env is the process state a command may use.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// Interrupt delivers SIGINT (130) or SIGTERM (143) as the exit code a
+	// graceful stop should end with. nil means no signals.
+	Interrupt <-chan int
+	// StderrIsTerminal selects the live progress display over status lines.
+	StderrIsTerminal bool
+}
+
+// badInput marks errors in what the user gave (exit 2).
+type badInput struct{ err error }
+
+func (e badInput) Error() string { return e.err.Error() }
+func (e badInput) Unwrap() error { return e.err }
+
+func badInputf(format string, args ...any) error { return badInput{fmt.Errorf(format, args...)} }
+
+// exitError carries an exit code other than the default for its error.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
+const usage = `mongobench benchmarks MongoDB with YCSB's workloads and command lines.
+
+usage:
+  mongobench load mongodb [-P file]... [-p name=value]... [-threads N] [-target N] [-l label] [-s]
+  mongobench run  mongodb [-P file]... [-p name=value]... [-threads N] [-target N] [-l label] [-s]
+  mongobench server [--addr HOST:PORT] [--data-dir DIR]
+  mongobench version
+  mongobench help [command]
+
+With no -p mongodb.url (and no MONGOBENCH_URL), mongobench starts an embedded
+MongoDB-compatible server for the run. The summary goes to stdout in YCSB's
+format; "mongobench COMMAND -h" lists a command's flags.`
+
+// Main runs mongobench with args (without the program name) and returns the
+// exit code.
+func Main(ctx context.Context, args []string, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(env.Stdout, usage)
+		return ExitBadInput
+	}
+	var err error
+	switch cmd := args[0]; cmd {
+	case "load", "run":
+		err = runBench(ctx, cmd, args[1:], env)
+	case "server":
+		err = runServer(ctx, args[1:], env)
+	case "version", "--version", "-version":
+		fmt.Fprintf(env.Stdout, "mongobench %s\n", Version)
+	case "help", "-h", "--help", "-help":
+		err = runHelp(args[1:], env)
+	default:
+		err = badInputf("unknown command %q: accepted commands are load, run, server, version, help", cmd)
+	}
+	return report(err, env)
+}
+
+func runHelp(args []string, env Env) error {
+	if len(args) == 0 {
+		fmt.Fprintln(env.Stdout, usage)
+		return nil
+	}
+	switch args[0] {
+	case "load", "run":
+		fmt.Fprintf(env.Stdout, "usage: mongobench %s mongodb [flags]\n\n%s\n", args[0], benchFlagsHelp)
+	case "server":
+		fmt.Fprintln(env.Stdout, serverHelp)
+	default:
+		return badInputf("unknown command %q: accepted commands are load, run, server, version, help", args[0])
+	}
+	return nil
+}
+
+// report prints err as one line and maps it to an exit code.
+func report(err error, env Env) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			fmt.Fprintf(env.Stderr, "mongobench: %s\n", oneLine(ee.err.Error()))
+		}
+		return ee.code
+	}
+	fmt.Fprintf(env.Stderr, "mongobench: %s\n", oneLine(err.Error()))
+	var bi badInput
+	if errors.As(err, &bi) {
+		return ExitBadInput
+	}
+	return ExitFailed
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/embedded"
+)
+
+// testServer is one embedded server for the package's tests; each test
+// uses its own database so tests do not see each other's data.
+var testServer *embedded.Server
+
+func TestMain(m *testing.M) {
+	srv, err := embedded.Start(context.Background(), embedded.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cannot start the embedded server:", err)
+		os.Exit(1)
+	}
+	testServer = srv
+	code := m.Run()
+	srv.Close()
+	os.Exit(code)
+}
+
+var dbCounter atomic.Int64
+
+// freshURL returns the test server's URL with a database of its own.
+func freshURL(t *testing.T) string {
+	t.Helper()
+	return fmt.Sprintf("%stest%d", testServer.URI(), dbCounter.Add(1))
+}
+
+type cmdResult struct {
+	code           int
+	stdout, stderr string
+}
+
+// mongobench runs the command line in-process.
+func mongobench(t *testing.T, args ...string) cmdResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), args, Env{Stdout: &out, Stderr: &errb})
+	return cmdResult{code, out.String(), errb.String()}
+}
+
+// summary is a parsed YCSB text summary: summary["READ"]["Return=OK"].
+type summary map[string]map[string]string
+
+func parseSummary(t *testing.T, text string) summary {
+	t.Helper()
+	s := summary{}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		parts := strings.SplitN(sc.Text(), ", ", 3)
+		if len(parts) != 3 || !strings.HasPrefix(parts[0], "[") {
+			t.Fatalf("not a summary line: %q", sc.Text())
+		}
+		metric := strings.Trim(parts[0], "[]")
+		if s[metric] == nil {
+			s[metric] = map[string]string{}
+		}
+		s[metric][parts[1]] = parts[2]
+	}
+	return s
+}
+
+func (s summary) int(t *testing.T, metric, name string) int64 {
+	t.Helper()
+	v, ok := s[metric][name]
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		t.Fatalf("[%s], %s = %q: not a whole number", metric, name, v)
+	}
+	return n
+}
+
+func (s summary) float(t *testing.T, metric, name string) float64 {
+	t.Helper()
+	v, ok := s[metric][name]
+	if !ok {
+		t.Fatalf("summary has no [%s], %s", metric, name)
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		t.Fatalf("[%s], %s = %q: not a number", metric, name, v)
+	}
+	return f
+}

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/embedded"
+)
+
+// TestServerOutage stops the server in the middle of a run and starts it
+// again: operations fail while it is gone, are counted, the run goes on to
+// its stop condition, picks the server up again, and the summary says when
+// the failures happened.
+func TestServerOutage(t *testing.T) {
+	t.Parallel()
+	dataDir := t.TempDir()
+	srv, err := embedded.Start(context.Background(), embedded.Options{DataDir: dataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := hostPort(t, srv.URI())
+	url := srv.URI() + "outage"
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=200", "-threads", "4"); r.code != 0 {
+		srv.Close()
+		t.Fatalf("load: %s", r.stderr)
+	}
+
+	out := filepath.Join(t.TempDir(), "outage.json")
+	done := make(chan cmdResult, 1)
+	go func() {
+		done <- mongobench(t, "run", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=200",
+			"-p", "operationcount=0", "-p", "maxexecutiontime=12", "-p", "optimeout=0.5", "-p", "status.interval=1",
+			"-threads", "4", "-target", "200", "--out", out)
+	}()
+	time.Sleep(1500 * time.Millisecond)
+	srv.Close() // FerretDB lets connected clients go for up to 3 s
+	downAt := time.Now()
+	time.Sleep(3 * time.Second)
+	srv2, err := embedded.Start(context.Background(), embedded.Options{Addr: addr, DataDir: dataDir})
+	if err != nil {
+		t.Fatalf("restart on %s: %v", addr, err)
+	}
+	defer srv2.Close()
+	upAt := time.Now()
+	r := <-done
+	t.Logf("server down for %v", upAt.Sub(downAt))
+
+	if r.code != 0 {
+		t.Fatalf("run exit %d: %s", r.code, r.stderr)
+	}
+	s := parseSummary(t, r.stdout)
+	ok := s.int(t, "READ", "Return=OK")
+	failed := s.int(t, "READ", "Return=ERROR") + s.int(t, "READ", "Return=TIMEOUT")
+	total := s.int(t, "READ", "Operations") + s.int(t, "READ-FAILED", "Operations")
+	if failed == 0 {
+		t.Fatalf("no failed reads while the server was down:\n%s", r.stdout)
+	}
+	if ok+failed != total {
+		t.Errorf("OK %d + failed %d != %d operations", ok, failed, total)
+	}
+	if _, found := s["ERRORS"]["Window1Start(s)"]; !found {
+		t.Errorf("no error window in the summary:\n%s", r.stdout)
+	}
+	res := readResults(t, out)
+	for _, iv := range res.Intervals {
+		line := ""
+		for _, m := range iv.Measurements {
+			if m.Service != nil {
+				line += fmt.Sprintf(" %s n=%d max=%dus", m.Name, m.Service.Count, m.Service.MaxUs)
+			}
+			if m.Intended != nil {
+				line += fmt.Sprintf(" intended-max=%dus", m.Intended.MaxUs)
+			}
+		}
+		t.Logf("%4.1f-%4.1f s: %5.0f ops/s%s", iv.StartS, iv.EndS, iv.OpsPerSec, line)
+	}
+	if len(res.ErrorWindows) == 0 {
+		t.Fatal("no error window in the results file")
+	}
+	w := res.ErrorWindows[0]
+	if w.StartS < 1 || w.EndS > 11 || w.EndS <= w.StartS {
+		t.Errorf("error window %.1f–%.1f s of a 12 s run: it should close once the server is back\n%s\n%s", w.StartS, w.EndS, r.stdout, r.stderr)
+	}
+	// The run picked the server up again: the last intervals read OK.
+	last := res.Intervals[len(res.Intervals)-2]
+	okAfter := false
+	for _, m := range last.Measurements {
+		if m.Name == "READ" && m.Service != nil && m.Service.Count > 0 {
+			okAfter = true
+		}
+	}
+	if !okAfter {
+		t.Errorf("no successful read in interval %d after the restart", last.Index)
+	}
+}
+
+func hostPort(t *testing.T, uri string) string {
+	t.Helper()
+	hp := uri[len("mongodb://"):]
+	if i := len(hp) - 1; hp[i] == '/' {
+		hp = hp[:i]
+	}
+	if _, _, err := net.SplitHostPort(hp); err != nil {
+		t.Fatalf("server URI %q: %v", uri, err)
+	}
+	return hp
+}

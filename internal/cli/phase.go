@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+type phaseConfig struct {
+	command    string
+	core       *workload.Core
+	spec       *workload.Spec
+	client     *mongo.Client
+	seed       uint64
+	batchSize  int
+	operations int64
+	status     bool // -s: status lines on stderr
+	quiet      bool // a preparatory phase: no status lines
+	interrupt  *interruptWatch
+	maxErrors  int64
+	journal    string      // path of the interval journal; "" for none
+	meta       export.Meta // what the journal's header says of the run
+}
+
+type phaseOutput struct {
+	summary *measure.Summary
+	result  runner.Result
+	start   time.Time
+	end     time.Time
+	partial bool // stopped by a signal before its own end
+}
+
+// runPhase runs one load or run phase with its collector and status lines.
+func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error) {
+	spec := pc.spec
+	clock := measure.NewClock()
+	collector := measure.NewCollector(measure.Options{
+		Interval: spec.StatusInterval,
+		Service:  spec.MeasureService || !spec.MeasureIntended,
+		Intended: spec.MeasureIntended,
+		Threads:  spec.Threads,
+	}, clock)
+	progress := &runner.Progress{}
+
+	var (
+		journal  *export.Journal
+		hdrLogs  *export.HdrLogs
+		sinkErr  error
+		statusMu sync.Mutex
+	)
+	if pc.journal != "" {
+		j, err := export.CreateJournal(pc.journal, pc.meta, clock)
+		if err != nil {
+			return nil, err
+		}
+		journal = j
+	}
+	if spec.HdrFileOutput && !pc.quiet {
+		hdrLogs = export.NewHdrLogs(spec.HdrOutputPath, clock.StartTime())
+	}
+	// sinkFailed reports a failing output once; the run goes on, since
+	// what it measures still reaches the summary and results file.
+	sinkFailed := func(err error) {
+		if err != nil && sinkErr == nil {
+			sinkErr = err
+			fmt.Fprintf(env.Stderr, "mongobench: warning: %v\n", err)
+		}
+	}
+	onInterval := func(iv *measure.Interval) {
+		if journal != nil {
+			sinkFailed(journal.Interval(iv, nil))
+		}
+		if hdrLogs != nil {
+			sinkFailed(hdrLogs.Interval(iv, clock))
+		}
+		if !pc.status || pc.quiet {
+			return
+		}
+		elapsed := time.Duration(iv.EndNs)
+		remaining := time.Duration(-1)
+		done := progress.Started()
+		switch {
+		case pc.operations > 0 && done > 0:
+			rate := float64(done) / elapsed.Seconds()
+			remaining = time.Duration(float64(pc.operations-done) / rate * float64(time.Second))
+		case spec.MaxExecutionTime > 0:
+			remaining = spec.MaxExecutionTime - elapsed
+		}
+		statusMu.Lock()
+		defer statusMu.Unlock()
+		fmt.Fprintln(env.Stderr, export.StatusLine(clock.StartTime().Add(elapsed), elapsed, done, iv, remaining))
+	}
+	collector.Start(onInterval)
+	out := &phaseOutput{start: clock.StartTime()}
+	res, err := runner.Run(ctx, runner.Config{
+		Core:         pc.core,
+		Transactions: pc.command == "run",
+		Threads:      spec.Threads,
+		Operations:   pc.operations,
+		Target:       spec.Target,
+		MaxErrors:    pc.maxErrors,
+		MaxTime:      spec.MaxExecutionTime,
+		BatchSize:    pc.batchSize,
+		Seed:         pc.seed,
+		NewDB:        pc.client.NewDB,
+		Collector:    collector,
+		Clock:        clock,
+		Stop:         pc.interrupt.stopped(),
+		Grace:        stopGrace,
+	}, progress)
+	out.summary = collector.Stop()
+	out.result = res
+	out.end = time.Now()
+	out.partial = res.Stopped
+	if journal != nil {
+		sinkFailed(journal.Close(out.partial))
+	}
+	if hdrLogs != nil {
+		sinkFailed(hdrLogs.Close())
+	}
+	return out, err
+}

@@ -1,0 +1,232 @@
+// Package runner drives the workers of one phase (load or run): closed
+// loop, or open loop on a schedule at -target, until the operation count,
+// the time limit or a stop request ends it. It knows nothing of MongoDB and
+// nothing of histograms: it calls the workload and hands timings to the
+// measure package.
+package runner
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// Config is one phase's set-up.
+type Config struct {
+	Core         *workload.Core
+	Transactions bool // run phase; false is the load phase
+	Threads      int
+	// Operations to perform over all threads; 0 means no limit (then
+	// MaxTime or Stop ends the phase).
+	Operations int64
+	Target     float64       // operations per second over all threads; 0 = closed loop
+	MaxErrors  int64         // stop once this many operations failed; 0 = never
+	MaxTime    time.Duration // 0 = no limit
+	BatchSize  int           // load-phase records per insertMany
+	Seed       uint64
+
+	NewDB     func() db.DB
+	Collector *measure.Collector
+	Clock     measure.Clock
+
+	// Stop, when closed, ends the phase early: workers start no new
+	// operation, and operations still running after Grace are cancelled.
+	Stop  <-chan struct{}
+	Grace time.Duration
+}
+
+// Result is what the runner itself knows about the phase; latencies and
+// counts per operation are in the collector's Summary.
+type Result struct {
+	StartNs, EndNs int64
+	Started        int64 // operations started (slots claimed and run)
+	LateStarts     int64 // open loop: operations that started over 1 ms after their scheduled time
+	Abandoned      int64 // operations cut short by the end of the phase, not recorded
+	Stopped        bool  // ended by Stop rather than by its own limits
+	TimedOut       bool  // ended by MaxTime
+	Failures       int64 // operations that failed (not OK, not NOT_FOUND)
+	ErrorLimit     bool  // ended because MaxErrors operations failed
+}
+
+// lateThreshold is how far behind its schedule an operation may start
+// before it counts as late; below it lies timer and scheduler noise.
+const lateThreshold = time.Millisecond
+
+// Progress is read by status lines while the phase runs.
+type Progress struct {
+	started atomic.Int64
+}
+
+// Started returns the operations started so far.
+func (p *Progress) Started() int64 { return p.started.Load() }
+
+// Run runs the phase and returns when every worker has finished. The
+// collector must have been started by the caller, which also stops it.
+func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
+	if cfg.Threads < 1 {
+		return Result{}, errors.New("threads must be at least 1")
+	}
+	if progress == nil {
+		progress = &Progress{}
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The time limit cancels the run rather than setting a deadline on its
+	// context: the driver ignores its per-operation timeout (optimeout)
+	// whenever the context carries a deadline, and a stalled server must
+	// still time operations out one by one.
+	var timedOut atomic.Bool
+	if cfg.MaxTime > 0 {
+		t := time.AfterFunc(cfg.MaxTime, func() {
+			timedOut.Store(true)
+			cancel()
+		})
+		defer t.Stop()
+	}
+	stopping := make(chan struct{})
+	var stopOnce sync.Once
+	stopWorkers := func() { stopOnce.Do(func() { close(stopping) }) }
+	failures := &failureLimit{max: cfg.MaxErrors, stop: stopWorkers}
+	var stopped atomic.Bool
+	if cfg.Stop != nil {
+		go func() {
+			select {
+			case <-cfg.Stop:
+				stopped.Store(true)
+				stopWorkers()
+				grace := cfg.Grace
+				if grace <= 0 {
+					grace = 5 * time.Second
+				}
+				select {
+				case <-time.After(grace):
+					cancel()
+				case <-runCtx.Done():
+				}
+			case <-runCtx.Done():
+			}
+		}()
+	}
+
+	var period float64
+	if cfg.Target > 0 {
+		period = float64(time.Second) / cfg.Target
+	}
+	var (
+		next      atomic.Int64 // next schedule slot / operation number
+		late      atomic.Int64
+		abandoned atomic.Int64
+		wg        sync.WaitGroup
+	)
+	res := Result{StartNs: cfg.Clock.Now()}
+	start := res.StartNs
+	limit := cfg.Operations
+	if limit <= 0 {
+		limit = math.MaxInt64
+	}
+
+	recorders := make([]*measure.Recorder, cfg.Threads)
+	for i := range recorders {
+		recorders[i] = cfg.Collector.NewRecorder()
+	}
+	for id := 0; id < cfg.Threads; id++ {
+		wg.Add(1)
+		go func(id int) {
+			defer wg.Done()
+			d := cfg.NewDB()
+			defer d.Close()
+			s := &session{db: d, rec: recorders[id], clock: cfg.Clock, runCtx: runCtx, abandoned: &abandoned, failures: failures}
+			if b, ok := d.(db.BatchInserter); ok {
+				s.batch = b
+			}
+			w := cfg.Core.NewWorker(id, cfg.Seed, cfg.BatchSize)
+			batching := !cfg.Transactions && cfg.BatchSize > 1
+			// One timer per worker, reset for every wait: the schedule
+			// must not allocate per operation.
+			timer := time.NewTimer(time.Hour)
+			timer.Stop()
+			for {
+				if runCtx.Err() != nil {
+					break
+				}
+				select {
+				case <-stopping:
+					goto done
+				default:
+				}
+				slot := next.Add(1) - 1
+				if slot >= limit {
+					break
+				}
+				intended := cfg.Clock.Now()
+				if period > 0 {
+					intended = start + int64(float64(slot)*period)
+					if wait := intended - cfg.Clock.Now(); wait > 0 {
+						if !sleepUntil(runCtx, stopping, timer, time.Duration(wait)) {
+							break
+						}
+					} else if -wait > int64(lateThreshold) {
+						late.Add(1)
+					}
+				}
+				progress.started.Add(1)
+				s.intended = intended
+				if cfg.Transactions {
+					w.DoTransaction(runCtx, s)
+					continue
+				}
+				if batching {
+					s.pending = append(s.pending, intended)
+				}
+				_ = w.DoInsert(runCtx, s)
+			}
+		done:
+			// The last partial batch is always sent, even when stopping,
+			// unless the phase was cut off outright.
+			if w.Pending() > 0 {
+				flushCtx := runCtx
+				if runCtx.Err() != nil {
+					flushCtx = context.WithoutCancel(ctx)
+					var c context.CancelFunc
+					flushCtx, c = context.WithTimeout(flushCtx, 30*time.Second)
+					defer c()
+					s.runCtx = flushCtx
+				}
+				_ = w.Flush(flushCtx, s)
+			}
+		}(id)
+	}
+	wg.Wait()
+	stopWorkers()
+	res.EndNs = cfg.Clock.Now()
+	res.Started = progress.Started()
+	res.LateStarts = late.Load()
+	res.Abandoned = abandoned.Load()
+	res.Stopped = stopped.Load()
+	res.TimedOut = timedOut.Load()
+	res.Failures = failures.count.Load()
+	res.ErrorLimit = failures.reached.Load()
+	return res, nil
+}
+
+// sleepUntil waits d unless the phase ends first; it reports whether the
+// worker should go on.
+func sleepUntil(ctx context.Context, stopping <-chan struct{}, t *time.Timer, d time.Duration) bool {
+	t.Reset(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-stopping:
+		return false
+	}
+}
