@@ -9,7 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 )
 
 // Exit codes.
@@ -64,6 +67,42 @@ usage:
 With no -p mongodb.url (and no MONGOBENCH_URL), mongobench starts an embedded
 MongoDB-compatible server for the run. The summary goes to stdout in YCSB's
 format; "mongobench COMMAND -h" lists a command's flags.`
+
+// RunProcess runs mongobench as the process: real streams, environment and
+// signals. The first SIGINT/SIGTERM asks the benchmark to stop and write
+// what it measured; a second one exits at once.
+func RunProcess(args []string) int {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	interrupt := make(chan int, 1)
+	go func() {
+		first := true
+		for s := range sigs {
+			code := ExitSIGINT
+			if s == syscall.SIGTERM {
+				code = ExitSIGTERM
+			}
+			if !first {
+				os.Exit(code)
+			}
+			first = false
+			interrupt <- code
+		}
+	}()
+	return Main(context.Background(), args, Env{
+		Stdout:           os.Stdout,
+		Stderr:           os.Stderr,
+		Getenv:           os.Getenv,
+		Interrupt:        interrupt,
+		StderrIsTerminal: isTerminal(os.Stderr),
+	})
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
 
 // Main runs mongobench with args (without the program name) and returns the
 // exit code.

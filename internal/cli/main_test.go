@@ -19,6 +19,10 @@ import (
 var testServer *embedded.Server
 
 func TestMain(m *testing.M) {
+	// Subprocess tests run the test binary itself as mongobench.
+	if os.Getenv("MONGOBENCH_AS_MAIN") == "1" {
+		os.Exit(RunProcess(os.Args[1:]))
+	}
 	srv, err := embedded.Start(context.Background(), embedded.Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot start the embedded server:", err)
