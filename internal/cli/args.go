@@ -16,16 +16,16 @@ import (
 
 // benchArgs is a parsed load/run command line.
 type benchArgs struct {
-	command  string // load | run
-	binding  string
-	files    []string // -P, in order
-	settings []kv     // -p, -threads, -target, -l, -s, in command-line order
-	status   bool     // -s
-	out      string   // --out
-	dataDir  string   // --data-dir
+	command   string // load | run
+	binding   string
+	files     []string // -P, in order
+	settings  []kv     // -p, -threads, -target, -l, -s, in command-line order
+	status    bool     // -s
+	out       string   // --out
+	dataDir   string   // --data-dir
 	help      bool
-	maxErrors int64 // --max-errors
-	raw      []string // the arguments as given, for the results file
+	maxErrors int64    // --max-errors
+	raw       []string // the arguments as given, for the results file
 }
 
 type kv struct{ key, value string }
