@@ -1,0 +1,157 @@
+// Package metrics records what the server and the machine were doing while
+// a benchmark ran, on the same interval clock as the latency figures:
+// serverStatus counters (operations, network, WiredTiger cache), database
+// and collection sizes, the deployment's topology, and the host's CPU,
+// memory and disks as iostat shows them.
+//
+// A Sampler takes Snapshots of raw counters; Delta turns two of them into
+// the rates and ratios of one interval, and SummaryLines renders the run's
+// figures in the `[NAME], measurement, value` shape of YCSB's summary.
+// Whatever a server or machine does not report is absent, never zero: a
+// FerretDB server has no WiredTiger cache, and saying its hit ratio is 0
+// would be a lie.
+package metrics
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// DefaultTimeout bounds a Sample when SamplerOptions sets neither Timeout
+// nor Interval: long enough for serverStatus of a loaded server across a
+// data centre, short enough not to hold up the run.
+const DefaultTimeout = 2 * time.Second
+
+// SamplerOptions configures a Sampler.
+type SamplerOptions struct {
+	// Client reads server metrics; nil samples the host only.
+	Client *mongo.Client
+	// ProcFS is the root of the proc file system to read; "" is /proc.
+	// A host's /proc mounted into a container can be given here.
+	ProcFS string
+	// ServerIsLocal records that the server runs on this machine, so the
+	// host figures describe it too. It changes nothing else.
+	ServerIsLocal bool
+	// NoHost turns host sampling off (a machine without /proc).
+	NoHost bool
+	// Interval is the sampling interval; a Sample then takes at most half
+	// of it (and never more than DefaultTimeout).
+	Interval time.Duration
+	// Timeout, when positive, bounds each Sample instead.
+	Timeout time.Duration
+
+	// pid is the process whose own figures are read; 0 is this process.
+	// Tests set it to read a recorded process.
+	pid int
+}
+
+// Snapshot is one reading of raw counters. Keep the first and last of a
+// run: SummaryLines derives the run's figures from them.
+type Snapshot struct {
+	At time.Time `json:"at"`
+	// Server is nil when there is no client to sample with.
+	Server *ServerSample `json:"server,omitempty"`
+	// Host is nil when host sampling is off.
+	Host *HostSample `json:"host,omitempty"`
+}
+
+// Sampler takes snapshots. Its methods are safe for concurrent use.
+type Sampler struct {
+	client        *mongo.Client
+	host          *hostReader
+	serverIsLocal bool
+	timeout       time.Duration
+
+	mu       sync.Mutex
+	lastInfo *ServerInfo // what the last snapshot carrying Info said
+}
+
+// NewSampler returns a Sampler. It does not touch the server; a procfs that
+// cannot be opened shows up as an error in every host sample.
+func NewSampler(opts SamplerOptions) *Sampler {
+	s := &Sampler{
+		client:        opts.Client,
+		serverIsLocal: opts.ServerIsLocal,
+		timeout:       sampleTimeout(opts.Interval, opts.Timeout),
+	}
+
+	if !opts.NoHost {
+		s.host = newHostReader(opts.ProcFS, opts.pid)
+	}
+
+	return s
+}
+
+func sampleTimeout(interval, timeout time.Duration) time.Duration {
+	switch {
+	case timeout > 0:
+		return timeout
+	case interval > 0:
+		return min(interval/2, DefaultTimeout)
+	default:
+		return DefaultTimeout
+	}
+}
+
+// Sample reads the server and the host, stamping the snapshot with at (the
+// caller's interval clock, so that server figures line up with latency
+// figures). It returns within the sampler's timeout even when the server
+// does not answer; a failed part is recorded in the snapshot, not returned.
+func (s *Sampler) Sample(ctx context.Context, at time.Time) Snapshot {
+	snap := Snapshot{At: at}
+
+	// Host counters first: reading /proc takes microseconds, while the
+	// server's answer may take up to the timeout, and the host figures
+	// should belong to the moment the caller named.
+	if s.host != nil {
+		snap.Host = s.host.sample(s.serverIsLocal)
+	}
+
+	if s.client != nil {
+		ctx, cancel := context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+
+		ss, info, err := serverStatus(ctx, s.client)
+		if err != nil {
+			ss = ServerSample{Error: err.Error()}
+		} else {
+			ss.Info = s.infoIfChanged(info)
+		}
+
+		snap.Server = &ss
+	}
+
+	return snap
+}
+
+// ServerInfo returns what the server said about itself the last time it
+// answered; nil before that.
+func (s *Sampler) ServerInfo() *ServerInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	if s.lastInfo == nil {
+		return nil
+	}
+
+	info := *s.lastInfo
+
+	return &info
+}
+
+func (s *Sampler) infoIfChanged(info ServerInfo) *ServerInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	if s.lastInfo != nil && *s.lastInfo == info {
+		return nil
+	}
+
+	s.lastInfo = &info
+	out := info
+
+	return &out
+}

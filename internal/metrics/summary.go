@@ -1,0 +1,303 @@
+package metrics
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// NotReported is the value of a summary line for a figure the server does
+// not have at all (FerretDB has no WiredTiger cache), as opposed to one
+// that is merely missing from this run.
+const NotReported = "not reported by this server"
+
+// SummaryLines renders the run's server and host figures for the end of
+// the text summary, in YCSB's `[NAME], measurement, value` shape so that
+// scripts parsing YCSB's lines read these too. Rates and ratios are over
+// the whole run, from first to last; gauges (connections, cache fill,
+// memory) are as of last. sizes and topo are optional (nil). Lines whose
+// figure is absent are left out, except that a section the server does
+// not report gets one line saying so.
+func SummaryLines(first, last Snapshot, sizes *SizeStats, topo *TopologyInfo) []string {
+	w := &lineWriter{}
+	d := Delta(first, last)
+
+	if last.Server != nil || topo != nil || sizes != nil {
+		serverLines(w, first, last, d.Server, topo)
+	}
+
+	if sizes != nil {
+		sizeLines(w, sizes)
+	}
+
+	if topo != nil {
+		topologyLines(w, topo)
+	}
+
+	if d.Host != nil {
+		hostLines(w, last.Host, d.Host)
+	}
+
+	return w.lines
+}
+
+type lineWriter struct{ lines []string }
+
+func (w *lineWriter) add(name, measurement, value string) {
+	w.lines = append(w.lines, "["+name+"], "+measurement+", "+value)
+}
+
+// num adds the line when v is present.
+func (w *lineWriter) num(name, measurement string, v Value, decimals int) {
+	if v.OK {
+		w.add(name, measurement, fmtNum(v.V, decimals))
+	}
+}
+
+func fmtNum(v float64, decimals int) string {
+	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
+
+// fmtOpt is a figure inside a composite value: "n/a" keeps the layout of
+// the line stable when one part is absent.
+func fmtOpt(v Value, decimals int) string {
+	if !v.OK {
+		return "n/a"
+	}
+
+	return fmtNum(v.V, decimals)
+}
+
+const server, host = "SERVER", "HOST"
+
+func serverLines(w *lineWriter, first, last Snapshot, d *ServerInterval, topo *TopologyInfo) {
+	info := ServerInfo{}
+
+	for _, s := range []Snapshot{first, last} {
+		if s.Server != nil && s.Server.Info != nil {
+			info = *s.Server.Info
+		}
+	}
+
+	if info.Version == "" && topo != nil {
+		info.Version = topo.Version
+	}
+
+	if info.StorageEngine == "" && topo != nil {
+		info.StorageEngine = topo.StorageEngine
+	}
+
+	if info.Version != "" {
+		w.add(server, "Version", info.Version)
+	}
+
+	if info.FerretDBVersion != "" {
+		w.add(server, "FerretDBVersion", info.FerretDBVersion)
+	}
+
+	if info.Process != "" {
+		w.add(server, "Process", info.Process)
+	}
+
+	if info.StorageEngine != "" {
+		w.add(server, "StorageEngine", info.StorageEngine)
+	} else if info.Version != "" {
+		w.add(server, "StorageEngine", NotReported)
+	}
+
+	if d == nil {
+		return
+	}
+
+	switch {
+	case first.Server == nil || first.Server.Error != "":
+		reason := "no sample at the start of the run"
+		if first.Server != nil {
+			reason = first.Server.Error
+		}
+
+		w.add(server, "ServerStatus", "not available: "+reason)
+
+		return
+	case d.Error != "":
+		w.add(server, "ServerStatus", "not available: "+d.Error)
+		return
+	case d.Restarted:
+		// Gauges are still right; rates over the run are not.
+		w.add(server, "Restarted", "true")
+	}
+
+	o := d.Opcounters
+	if o != (OpRates{}) {
+		w.add(server, "Opcounters(ops/sec)", fmt.Sprintf("insert=%s, query=%s, update=%s, delete=%s, getmore=%s, command=%s",
+			fmtOpt(o.Insert, 1), fmtOpt(o.Query, 1), fmtOpt(o.Update, 1),
+			fmtOpt(o.Delete, 1), fmtOpt(o.Getmore, 1), fmtOpt(o.Command, 1)))
+	} else if !d.Restarted && last.Server.Opcounters == (Opcounters{}) {
+		w.add(server, "Opcounters", NotReported)
+	}
+
+	if l := d.OpLatencies; l != nil {
+		w.num(server, "ReadLatencyAvg(us)", l.ReadsMeanMicros, 1)
+		w.num(server, "WriteLatencyAvg(us)", l.WritesMeanMicros, 1)
+		w.num(server, "CommandLatencyAvg(us)", l.CommandsMeanMicros, 1)
+	} else {
+		w.add(server, "OpLatencies", NotReported)
+	}
+
+	w.num(server, "NetworkIn(MB/s)", scale(d.Network.BytesInPerSec, 1.0/bytesPerMB), 3)
+	w.num(server, "NetworkOut(MB/s)", scale(d.Network.BytesOutPerSec, 1.0/bytesPerMB), 3)
+	w.num(server, "Requests(ops/sec)", d.Network.RequestsPerSec, 1)
+	w.num(server, "Connections", d.Connections.Current, 0)
+	w.num(server, "QueuedReaders", d.GlobalLock.QueueReaders, 0)
+	w.num(server, "QueuedWriters", d.GlobalLock.QueueWriters, 0)
+
+	c := d.Cache
+	if c == nil {
+		w.add(server, "WiredTigerCache", NotReported)
+		return
+	}
+
+	w.num(server, "CacheHitRatio", c.HitRatio, 4)
+	w.num(server, "CacheFillRatio", c.FillRatio, 4)
+	w.num(server, "CacheUsed(MB)", scale(c.BytesInCache, 1.0/bytesPerMB), 1)
+	w.num(server, "CacheMax(MB)", scale(c.MaxBytes, 1.0/bytesPerMB), 1)
+	w.num(server, "CacheReadInto(MB/s)", c.ReadIntoMBPerSec, 3)
+	w.num(server, "CacheWrittenFrom(MB/s)", c.WrittenFromMBPerSec, 3)
+	w.num(server, "CachePagesRead(pages/sec)", c.PagesReadPerSec, 1)
+	w.num(server, "CachePagesRequested(pages/sec)", c.PagesRequestedPerSec, 1)
+	w.num(server, "AppThreadDiskReads(pages/sec)", c.AppPageReadsPerSec, 1)
+	w.num(server, "AppThreadDiskReadAvg(us)", c.AppPageReadMeanMicros, 1)
+}
+
+func sizeLines(w *lineWriter, s *SizeStats) {
+	mb := func(v Value) Value { return scale(v, 1.0/bytesPerMB) }
+
+	w.add(server, "Collection", s.Database+"."+s.Collection)
+
+	if s.CollectionError != "" {
+		w.add(server, "CollectionStats", "not available: "+s.CollectionError)
+	} else {
+		c := s.Coll
+		w.num(server, "CollectionDocuments", c.Documents, 0)
+		w.num(server, "CollectionDataSize(MB)", mb(c.DataSize), 1)
+		w.num(server, "CollectionStorageSize(MB)", mb(c.StorageSize), 1)
+		w.num(server, "CollectionIndexSize(MB)", mb(c.IndexSize), 1)
+		w.num(server, "CollectionAvgObjSize(bytes)", c.AvgObjSize, 0)
+		w.num(server, "CollectionCompressionRatio", c.CompressionRatio, 2)
+	}
+
+	if s.DBError != "" {
+		w.add(server, "DatabaseStats", "not available: "+s.DBError)
+	} else {
+		db := s.DB
+		w.num(server, "DatabaseDocuments", db.Documents, 0)
+		w.num(server, "DatabaseDataSize(MB)", mb(db.DataSize), 1)
+		w.num(server, "DatabaseStorageSize(MB)", mb(db.StorageSize), 1)
+		w.num(server, "DatabaseIndexSize(MB)", mb(db.IndexSize), 1)
+		w.num(server, "DatabaseCompressionRatio", db.CompressionRatio, 2)
+	}
+}
+
+func topologyLines(w *lineWriter, t *TopologyInfo) {
+	switch {
+	case t.Kind == KindReplicaSet && t.ReplicaSet != nil:
+		w.add(server, "Topology", fmt.Sprintf("%s %s, %d members", t.Kind, t.SetName, len(t.ReplicaSet.Members)))
+	case t.Kind == KindReplicaSet:
+		w.add(server, "Topology", fmt.Sprintf("%s %s, %d hosts", t.Kind, t.SetName, len(t.Hosts)))
+	case t.Kind == KindSharded && t.Sharding != nil:
+		w.add(server, "Topology", fmt.Sprintf("%s, %d shards", t.Kind, len(t.Sharding.Shards)))
+	default:
+		w.add(server, "Topology", t.Kind)
+	}
+
+	if rs := t.ReplicaSet; rs != nil {
+		w.num(server, "ReplicationLagMax(s)", rs.MaxLagSec(), 1)
+
+		for _, m := range rs.Members {
+			w.add(server, "Member("+m.Name+")", fmt.Sprintf("%s, lag(s)=%s", m.State, fmtOpt(m.LagSec, 1)))
+		}
+	}
+
+	if sh := t.Sharding; sh != nil {
+		if sh.CollectionSharded != nil {
+			w.add(server, "CollectionSharded", strconv.FormatBool(*sh.CollectionSharded))
+		}
+
+		for _, s := range sh.Shards {
+			w.add(server, "Shard("+s.ID+")", fmt.Sprintf("chunks=%s, documents=%s", fmtOpt(s.Chunks, 0), fmtOpt(s.Documents, 0)))
+		}
+	}
+
+	parts := make([]string, 0, len(t.Absent))
+	for part := range t.Absent {
+		parts = append(parts, part)
+	}
+
+	sort.Strings(parts)
+
+	for _, part := range parts {
+		// The unsharded collection is already said above, more briefly.
+		if part == "chunks" && strings.Contains(t.Absent[part], errNotSharded.Error()) {
+			continue
+		}
+
+		w.add(server, "Topology."+part, "not available: "+t.Absent[part])
+	}
+}
+
+func hostLines(w *lineWriter, last *HostSample, d *HostInterval) {
+	w.add(host, "ServerIsLocal", strconv.FormatBool(d.DescribesServer))
+
+	if c := d.CPU; c != nil {
+		w.add(host, "CPUs", strconv.Itoa(c.NumCPU))
+		w.num(host, "CPUUser(%)", c.UserPct, 1)
+		w.num(host, "CPUSystem(%)", c.SystemPct, 1)
+		w.num(host, "CPUIowait(%)", c.IowaitPct, 1)
+		w.num(host, "CPUSteal(%)", c.StealPct, 1)
+		w.num(host, "CPUIdle(%)", c.IdlePct, 1)
+	}
+
+	if l := d.Load; l != nil {
+		w.add(host, "LoadAvg(1m)", fmtNum(l.Load1, 2))
+	}
+
+	if m := d.Memory; m != nil {
+		mb := func(v Value) Value { return scale(v, 1.0/bytesPerMB) }
+		w.num(host, "MemTotal(MB)", mb(m.TotalBytes), 0)
+		w.num(host, "MemAvailable(MB)", mb(m.AvailableBytes), 0)
+		w.num(host, "PageCache(MB)", mb(m.CachedBytes), 0)
+		w.num(host, "Dirty(MB)", mb(m.DirtyBytes), 0)
+	}
+
+	for _, k := range d.Disks {
+		// Like iostat -z: a disk idle for the whole run says nothing.
+		if !k.IOPS.OK || k.IOPS.V == 0 {
+			continue
+		}
+
+		w.add(host, "Disk("+k.Name+")", fmt.Sprintf(
+			"IOPS=%s, r/s=%s, w/s=%s, rMB/s=%s, wMB/s=%s, r_await(ms)=%s, w_await(ms)=%s, await(ms)=%s, util(%%)=%s, aqu-sz=%s",
+			fmtOpt(k.IOPS, 1), fmtOpt(k.ReadsPerSec, 1), fmtOpt(k.WritesPerSec, 1),
+			fmtOpt(k.ReadMBPerSec, 2), fmtOpt(k.WriteMBPerSec, 2),
+			fmtOpt(k.ReadAwaitMs, 2), fmtOpt(k.WriteAwaitMs, 2), fmtOpt(k.AwaitMs, 2),
+			fmtOpt(k.UtilPct, 1), fmtOpt(k.AvgQueueSize, 2)))
+	}
+
+	if p := d.Process; p != nil {
+		w.num(host, "ClientCPU(s)", p.CPUSec, 2)
+		w.num(host, "ClientCPU(%)", p.CPUPct, 1)
+		w.num(host, "ClientRSS(MB)", scale(p.RSSBytes, 1.0/bytesPerMB), 1)
+	}
+
+	parts := make([]string, 0, len(last.Errors))
+	for part := range last.Errors {
+		parts = append(parts, part)
+	}
+
+	sort.Strings(parts)
+
+	for _, part := range parts {
+		w.add(host, "Host."+part, "not available: "+last.Errors[part])
+	}
+}

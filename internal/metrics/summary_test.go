@@ -1,0 +1,183 @@
+package metrics
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSummaryLinesGolden(t *testing.T) {
+	t.Parallel()
+
+	first, last := recordedRun(t)
+	end := t0.Add(10 * time.Second)
+
+	hello := extJSON(t, []byte(`{"hosts": ["mongo-0:27017", "mongo-1:27017", "mongo-2:27017"], "setName": "rs0",
+		"isWritablePrimary": true, "primary": "mongo-0:27017", "me": "mongo-0:27017", "ok": 1.0}`))
+	rsTopo := &TopologyInfo{Version: "7.0.12", StorageEngine: "wiredTiger"}
+	applyHello(rsTopo, hello)
+	rsTopo.ReplicaSet = parseReplSetStatus(fixture(t, "replsetgetstatus.json"))
+
+	sizes := &SizeStats{
+		Database: "ycsb", Collection: "usertable",
+		DB: SizeFigures{
+			Documents: Known(1e7), DataSize: Known(11670000000), StorageSize: Known(4668000000),
+			IndexSize: Known(389000000), AvgObjSize: Known(1167),
+		}.withRatio(),
+		Coll: SizeFigures{
+			Documents: Known(1e7), DataSize: Known(11670000000), StorageSize: Known(4668000000),
+			IndexSize: Known(389000000), AvgObjSize: Known(1167),
+		}.withRatio(),
+		CollectionSource: "$collStats",
+	}
+
+	mongosA := serverSample(t, "mongos.json")
+	mongosB := serverSample(t, "mongos.json")
+	mongosB.Info = nil
+	mongosB.UptimeSec = Known(86410)
+	mongosB.Opcounters.Query = Known(25050000)
+	mongosB.Opcounters.Insert = Known(10020000)
+
+	sharded := true
+	shardTopo := &TopologyInfo{
+		Kind: KindSharded, Version: "6.0.16",
+		Sharding: &ShardingStatus{
+			Namespace: "ycsb.usertable", CollectionSharded: &sharded,
+			Shards: mergeShardFigures(
+				[]Shard{{ID: "shard01", Host: "shard01/s1a:27018", State: Known(1)}, {ID: "shard02", Host: "shard02/s2a:27018", State: Known(1)}},
+				map[string]float64{"shard01": 40, "shard02": 38},
+				map[string]float64{"shard01": 5100000, "shard02": 4900000}),
+		},
+		Absent: map[string]string{"serverStatus": "(Unauthorized) not authorized on admin"},
+	}
+
+	// FerretDB answers serverStatus with identity and uptime only.
+	ferret := func(uptime float64, info bool) *ServerSample {
+		s := &ServerSample{Host: "box", PID: Known(77), UptimeSec: Known(uptime)}
+		if info {
+			s.Info = &ServerInfo{Version: "7.0.42", Process: "mongobench.test", FerretDBVersion: "v1.24.0"}
+		}
+
+		return s
+	}
+
+	tests := []struct {
+		name        string
+		first, last Snapshot
+		sizes       *SizeStats
+		topo        *TopologyInfo
+	}{
+		{
+			name:  "mongod_replica_set",
+			first: first, last: last, sizes: sizes, topo: rsTopo,
+		},
+		{
+			name:  "mongos_sharded",
+			first: Snapshot{At: t0, Server: mongosA},
+			last:  Snapshot{At: end, Server: mongosB},
+			topo:  shardTopo,
+		},
+		{
+			name:  "ferretdb",
+			first: Snapshot{At: t0, Server: ferret(1, true)},
+			last:  Snapshot{At: end, Server: ferret(11, false)},
+			sizes: &SizeStats{
+				Database: "ycsb", Collection: "usertable",
+				DB:              SizeFigures{Documents: Known(0), DataSize: Known(0), StorageSize: Known(0), IndexSize: Known(0)}.withRatio(),
+				CollectionError: "metrics: sizes of ycsb.usertable: $collStats: (NamespaceNotFound) ns not found",
+			},
+			topo: &TopologyInfo{Kind: KindStandalone, Version: "7.0.42", FerretDBVersion: "v1.24.0"},
+		},
+		{
+			name:  "server_unreachable",
+			first: Snapshot{At: t0, Server: &ServerSample{Error: "metrics: serverStatus: server selection error: context deadline exceeded"}, Host: first.Host},
+			last:  Snapshot{At: end, Server: &ServerSample{Error: "metrics: serverStatus: server selection error: context deadline exceeded"}, Host: last.Host},
+		},
+		{
+			name:  "restarted",
+			first: first,
+			last:  Snapshot{At: end, Server: serverSample(t, "mongod_restarted.json")},
+		},
+		{
+			name:  "host_only",
+			first: Snapshot{At: t0, Host: first.Host},
+			last: Snapshot{At: end, Host: func() *HostSample {
+				h := *last.Host
+				h.DescribesServer = true
+				h.Errors = map[string]string{"process": "open /proc/self/stat: permission denied"}
+				h.Process = nil
+
+				return &h
+			}()},
+		},
+	}
+
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+
+			got := strings.Join(SummaryLines(tt.first, tt.last, tt.sizes, tt.topo), "\n") + "\n"
+			path := filepath.Join("testdata", "summary", tt.name+".txt")
+
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+
+			if got != string(want) {
+				t.Errorf("summary differs from %s:\n got:\n%s\nwant:\n%s", path, got, want)
+			}
+		})
+	}
+}
+
+// TestSummaryLinesShape checks that every line keeps YCSB's
+// `[NAME], measurement, value` form, which the scripts parsing YCSB's
+// summary split on.
+func TestSummaryLinesShape(t *testing.T) {
+	t.Parallel()
+
+	first, last := recordedRun(t)
+
+	lines := SummaryLines(first, last, nil, nil)
+	if len(lines) == 0 {
+		t.Fatal("no lines")
+	}
+
+	for _, l := range lines {
+		parts := strings.SplitN(l, ", ", 3)
+		if len(parts) != 3 || !strings.HasPrefix(parts[0], "[") || !strings.HasSuffix(parts[0], "]") ||
+			parts[1] == "" || parts[2] == "" || strings.Contains(parts[1], ",") {
+			t.Errorf("line %q is not [NAME], measurement, value", l)
+		}
+	}
+
+	want := map[string]bool{
+		"[SERVER], CacheHitRatio, 0.9700": false,
+		"[HOST], CPUUser(%), 41.0":        false,
+	}
+
+	for _, l := range lines {
+		if _, ok := want[l]; ok {
+			want[l] = true
+		}
+	}
+
+	for l, seen := range want {
+		if !seen {
+			t.Errorf("missing line %q in\n%s", l, strings.Join(lines, "\n"))
+		}
+	}
+}
