@@ -15,6 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -145,6 +146,12 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		return err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
+	monitor, err := mongo.OpenMonitor(mongo.Config{URL: url, ConnectTimeout: cfg.connect})
+	if err != nil {
+		return err
+	}
+	defer monitor.Disconnect(context.WithoutCancel(ctx))
+	localServer := server != nil || isLocalURL(url)
 
 	seed := spec.Seed
 	if !spec.SeedSet {
@@ -188,7 +195,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	ph := phaseConfig{
 		command: command, core: core, spec: spec, client: client, seed: seed,
 		batchSize: cfg.batchSize, status: cfg.args.status, interrupt: interrupt,
-		maxErrors: cfg.args.maxErrors,
+		maxErrors: cfg.args.maxErrors, monitor: monitor, localHost: localServer,
 	}
 	if command == "load" {
 		ph.operations = spec.InsertCount
@@ -199,9 +206,19 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		ph.journal = spec.ExportFile + export.JournalSuffix
 		ph.meta = resultsMeta(cfg, command, seed, redact.URL(url), dbName)
 	}
+	topology := metrics.Topology(ctx, monitor, dbName, spec.Table)
+	sizesBefore, sizesBeforeErr := metrics.Sizes(ctx, monitor, dbName, spec.Table)
 	out, err := runPhase(ctx, env, ph)
 	if err != nil {
 		return err
+	}
+	sizesAfter, sizesAfterErr := metrics.Sizes(context.WithoutCancel(ctx), monitor, dbName, spec.Table)
+	obsv := observation{topology: &topology}
+	if sizesBeforeErr == nil {
+		obsv.sizesBefore = &sizesBefore
+	}
+	if sizesAfterErr == nil {
+		obsv.sizesAfter = &sizesAfter
 	}
 	if server != nil {
 		if err := server.EnsureIDIndexes(ctx); err != nil {
@@ -213,11 +230,16 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err := export.WriteText(env.Stdout, out.summary, opts); err != nil {
 		return err
 	}
+	if out.obs != nil {
+		for _, l := range metrics.SummaryLines(out.obs.first, out.obs.last, obsv.sizesAfter, obsv.topology) {
+			fmt.Fprintln(env.Stdout, l)
+		}
+	}
 	if out.result.LateStarts > 0 || out.result.Abandoned > 0 {
 		fmt.Fprintf(env.Stderr, "mongobench: %d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted\n", out.result.LateStarts, out.result.Abandoned)
 	}
 	if spec.ExportFile != "" {
-		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName)
+		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName, obsv)
 		if err != nil {
 			return err
 		}
@@ -235,6 +257,32 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		return fmt.Errorf("every one of the %d operations failed (see Return= lines)", failed)
 	}
 	return nil
+}
+
+// isLocalURL reports whether every host of a mongodb:// URL is this
+// machine, so host metrics describe the server too.
+func isLocalURL(uri string) bool {
+	rest, ok := strings.CutPrefix(uri, "mongodb://")
+	if !ok {
+		return false
+	}
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = rest[at+1:]
+	}
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		rest = rest[:i]
+	}
+	for _, h := range strings.Split(rest, ",") {
+		host := h
+		if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
+			host = h[:i]
+		}
+		host = strings.Trim(host, "[]")
+		if host != "localhost" && !strings.HasPrefix(host, "127.") && host != "::1" {
+			return false
+		}
+	}
+	return true
 }
 
 // preload fills an empty embedded server before a run: it starts empty,

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	driver "go.mongodb.org/mongo-driver/v2/mongo"
+
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
@@ -25,7 +27,9 @@ type phaseConfig struct {
 	quiet      bool // a preparatory phase: no status lines
 	interrupt  *interruptWatch
 	maxErrors  int64
-	journal    string      // path of the interval journal; "" for none
+	monitor    *driver.Client // samples server metrics; nil for none
+	localHost  bool           // the server runs on this machine
+	journal    string         // path of the interval journal; "" for none
 	meta       export.Meta // what the journal's header says of the run
 }
 
@@ -34,7 +38,8 @@ type phaseOutput struct {
 	result  runner.Result
 	start   time.Time
 	end     time.Time
-	partial bool // stopped by a signal before its own end
+	partial bool      // stopped by a signal before its own end
+	obs     *observer // server and host metrics; nil when not sampled
 }
 
 // runPhase runs one load or run phase with its collector and status lines.
@@ -97,8 +102,11 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		defer statusMu.Unlock()
 		fmt.Fprintln(env.Stderr, export.StatusLine(clock.StartTime().Add(elapsed), elapsed, done, iv, remaining))
 	}
-	collector.Start(onInterval)
 	out := &phaseOutput{start: clock.StartTime()}
+	if !pc.quiet {
+		out.obs = startObserver(ctx, pc.monitor, clock, spec.StatusInterval, pc.localHost)
+	}
+	collector.Start(onInterval)
 	res, err := runner.Run(ctx, runner.Config{
 		Core:         pc.core,
 		Transactions: pc.command == "run",
@@ -116,6 +124,9 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		Grace:        stopGrace,
 	}, progress)
 	out.summary = collector.Stop()
+	if out.obs != nil {
+		out.obs.stop(context.WithoutCancel(ctx))
+	}
 	out.result = res
 	out.end = time.Now()
 	out.partial = res.Stopped

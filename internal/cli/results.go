@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -43,7 +44,13 @@ func resultsMeta(cfg *benchConfig, command string, seed uint64, url, database st
 	}
 }
 
-func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutput, url, database string) (*export.Results, error) {
+// observation is what was read from the server around the phase.
+type observation struct {
+	topology                *metrics.TopologyInfo
+	sizesBefore, sizesAfter *metrics.SizeStats
+}
+
+func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutput, url, database string, obsv observation) (*export.Results, error) {
 	meta := resultsMeta(cfg, command, seed, url, database)
 	meta.Partial = out.partial
 	meta.Extra = map[string]any{
@@ -54,5 +61,30 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 		"operations_started":  out.result.Started,
 		"measured_operations": out.summary.Operations,
 	}
-	return export.NewResults(out.summary, meta)
+	if obsv.topology != nil {
+		meta.Extra["topology"] = obsv.topology
+	}
+	if obsv.sizesBefore != nil || obsv.sizesAfter != nil {
+		meta.Extra["sizes"] = map[string]any{"start": obsv.sizesBefore, "end": obsv.sizesAfter}
+	}
+	if out.obs != nil {
+		server, host := out.obs.timeSeries()
+		if server != nil {
+			meta.Extra["server_metrics"] = server
+		}
+		if host != nil {
+			meta.Extra["host_metrics"] = host
+		}
+	}
+	res, err := export.NewResults(out.summary, meta)
+	if err != nil || out.obs == nil {
+		return res, err
+	}
+	// Interval k of the metrics covers interval k of the latencies.
+	for i, m := range out.obs.intervals() {
+		if i < len(res.Intervals) {
+			res.Intervals[i].Metrics = m
+		}
+	}
+	return res, nil
 }

@@ -107,6 +107,9 @@ type IntervalResult struct {
 	Operations   int64               `json:"operations"`
 	OpsPerSec    float64             `json:"ops_per_sec"`
 	Measurements []MeasurementResult `json:"measurements,omitempty"`
+	// Metrics is what the server and the hosts did in the same interval
+	// (see the metrics package), when they were sampled.
+	Metrics any `json:"metrics,omitempty"`
 }
 
 // ErrorWindowResult is a stretch of the run with failed operations, in

@@ -407,3 +407,18 @@ func classify(err error) error {
 	}
 	return err
 }
+
+// OpenMonitor connects a second, small client for metrics and admin
+// commands: sharing the benchmark's pool would queue serverStatus behind
+// the workers and distort both.
+func OpenMonitor(cfg Config) (*mongo.Client, error) {
+	opts := options.Client().ApplyURI(cfg.URL).SetMaxPoolSize(2).SetAppName("mongobench-metrics")
+	if cfg.ConnectTimeout > 0 {
+		opts.SetServerSelectionTimeout(cfg.ConnectTimeout).SetConnectTimeout(cfg.ConnectTimeout)
+	}
+	c, err := mongo.Connect(opts)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect the metrics client to %s: %s", redact.URL(cfg.URL), redact.Text(err.Error()))
+	}
+	return c, nil
+}

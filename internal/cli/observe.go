@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	driver "go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
+)
+
+// observer samples server and host metrics on the run's clock: sample k is
+// taken at k status intervals after the clock's start, so interval k of
+// the metrics covers the same time as interval k of the latencies.
+type observer struct {
+	sampler  *metrics.Sampler
+	clock    measure.Clock
+	interval time.Duration
+
+	mu     sync.Mutex
+	first  metrics.Snapshot
+	last   metrics.Snapshot
+	series []metrics.IntervalMetrics
+
+	stopc chan struct{}
+	done  chan struct{}
+}
+
+func startObserver(ctx context.Context, client *driver.Client, clock measure.Clock, interval time.Duration, serverIsLocal bool) *observer {
+	o := &observer{
+		sampler:  metrics.NewSampler(metrics.SamplerOptions{Client: client, ServerIsLocal: serverIsLocal, Interval: interval}),
+		clock:    clock,
+		interval: interval,
+		stopc:    make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	o.first = o.sampler.Sample(ctx, time.Now())
+	o.last = o.first
+	go o.run(ctx)
+	return o
+}
+
+func (o *observer) run(ctx context.Context) {
+	defer close(o.done)
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	for k := int64(1); ; k++ {
+		due := time.Duration(k) * o.interval
+		t.Reset(due - time.Duration(o.clock.Now()))
+		select {
+		case <-o.stopc:
+			return
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		o.take(ctx)
+	}
+}
+
+func (o *observer) take(ctx context.Context) {
+	s := o.sampler.Sample(ctx, time.Now())
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.series = append(o.series, metrics.Delta(o.last, s))
+	o.last = s
+}
+
+// stop takes the closing sample, which covers the last, short interval.
+func (o *observer) stop(ctx context.Context) {
+	close(o.stopc)
+	<-o.done
+	o.take(ctx)
+}
+
+// timeSeries returns the metrics per interval for the results file, with
+// "t" (seconds from the phase's start to the interval's end) beside each.
+func (o *observer) timeSeries() (server, host []map[string]any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	start := o.clock.StartTime()
+	for _, iv := range o.series {
+		t := iv.End.Sub(start).Seconds()
+		if iv.Server != nil {
+			server = append(server, map[string]any{"t": t, "server": iv.Server})
+		}
+		if iv.Host != nil {
+			host = append(host, map[string]any{"t": t, "host": iv.Host})
+		}
+	}
+	return server, host
+}
+
+// intervals returns a copy of the per-interval metrics.
+func (o *observer) intervals() []metrics.IntervalMetrics {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]metrics.IntervalMetrics(nil), o.series...)
+}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/metrics"
+)
+
+// TestMetricsTimeSeries checks that a run's results carry server and host
+// metrics on the latency intervals' timeline, and the summary the
+// server / host block.
+func TestMetricsTimeSeries(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100"); r.code != 0 {
+		t.Fatalf("load: %s", r.stderr)
+	}
+	out := filepath.Join(t.TempDir(), "m.json")
+	r := mongobench(t, "run", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100",
+		"-p", "operationcount=0", "-p", "maxexecutiontime=3", "-p", "status.interval=1", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("run: %s", r.stderr)
+	}
+	for _, want := range []string{"[SERVER], WiredTigerCache, not reported by this server", "[HOST], CPUs, ", "[SERVER], CollectionDocuments, 100", "[HOST], ServerIsLocal, true"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	res := readResults(t, out)
+	if len(res.Intervals) < 3 {
+		t.Fatalf("%d intervals in a 3 s run at 1 s", len(res.Intervals))
+	}
+	for _, iv := range res.Intervals {
+		raw, err := json.Marshal(iv.Metrics)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m metrics.IntervalMetrics
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatalf("interval %d metrics: %v", iv.Index, err)
+		}
+		if m.Server == nil || m.Host == nil || m.Host.CPU == nil {
+			t.Errorf("interval %d: server %v, host %v: both must be present (fields inside may be absent)", iv.Index, m.Server != nil, m.Host != nil)
+		}
+		// FerretDB has no WiredTiger: absent, never zero.
+		if m.Server != nil && strings.Contains(string(raw), `"cache"`) {
+			t.Errorf("interval %d reports a WiredTiger cache for FerretDB: %s", iv.Index, raw)
+		}
+	}
+	if _, ok := res.Extra["topology"]; !ok {
+		t.Error("no topology in the results")
+	}
+}
+
+// TestSizesGrowWithRecordcount loads two sizes of data set and checks the
+// sizes the results record.
+func TestSizesGrowWithRecordcount(t *testing.T) {
+	t.Parallel()
+	docs := func(records string) (float64, float64) {
+		url := freshURL(t)
+		out := filepath.Join(t.TempDir(), "load.json")
+		r := mongobench(t, "load", "mongodb", "-P", "workloada", "-p", "mongodb.url="+url, "-p", "recordcount="+records, "-p", "batchsize=50", "--out", out)
+		if r.code != 0 {
+			t.Fatalf("load: %s", r.stderr)
+		}
+		res := readResults(t, out)
+		raw, _ := json.Marshal(res.Extra["sizes"])
+		var sizes struct {
+			End metrics.SizeStats `json:"end"`
+		}
+		if err := json.Unmarshal(raw, &sizes); err != nil {
+			t.Fatal(err)
+		}
+		n, _ := sizes.End.Coll.Documents.Get()
+		d, _ := sizes.End.Coll.DataSize.Get()
+		return n, d
+	}
+	n1, d1 := docs("100")
+	n2, d2 := docs("400")
+	if n1 != 100 || n2 != 400 {
+		t.Errorf("documents after loading 100 and 400 records: %v, %v", n1, n2)
+	}
+	if !(d2 > 3*d1) {
+		t.Errorf("data size %v for 400 records is not about 4× %v for 100", d2, d1)
+	}
+}
