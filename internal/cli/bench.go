@@ -206,6 +206,12 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		ph.journal = spec.ExportFile + export.JournalSuffix
 		ph.meta = resultsMeta(cfg, command, seed, redact.URL(url), dbName)
 	}
+	var warm *warmup
+	if command == "run" && spec.WarmupTime > 0 {
+		if warm, err = runWarmup(ctx, env, ph); err != nil {
+			return err
+		}
+	}
 	topology := metrics.Topology(ctx, monitor, dbName, spec.Table)
 	sizesBefore, sizesBeforeErr := metrics.Sizes(ctx, monitor, dbName, spec.Table)
 	out, err := runPhase(ctx, env, ph)
@@ -213,7 +219,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		return err
 	}
 	sizesAfter, sizesAfterErr := metrics.Sizes(context.WithoutCancel(ctx), monitor, dbName, spec.Table)
-	obsv := observation{topology: &topology}
+	obsv := observation{topology: &topology, warmup: warm}
 	if sizesBeforeErr == nil {
 		obsv.sizesBefore = &sizesBefore
 	}

@@ -48,6 +48,7 @@ func resultsMeta(cfg *benchConfig, command string, seed uint64, url, database st
 type observation struct {
 	topology                *metrics.TopologyInfo
 	sizesBefore, sizesAfter *metrics.SizeStats
+	warmup                  *warmup
 }
 
 func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutput, url, database string, obsv observation) (*export.Results, error) {
@@ -63,6 +64,9 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 	}
 	if obsv.topology != nil {
 		meta.Extra["topology"] = obsv.topology
+	}
+	if obsv.warmup != nil {
+		meta.Extra["warmup"] = obsv.warmup
 	}
 	if obsv.sizesBefore != nil || obsv.sizesAfter != nil {
 		meta.Extra["sizes"] = map[string]any{"start": obsv.sizesBefore, "end": obsv.sizesAfter}

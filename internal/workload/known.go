@@ -57,6 +57,7 @@ var KnownProperties = []Known{
 	{"status.interval", "10", "seconds between status lines and measurement intervals"},
 	{"label", "", "label for the run (-l)"},
 	{"maxexecutiontime", "0", "stop the phase after this many seconds, 0 = no limit"},
+	{"warmuptime", "0", "run this many seconds before measuring; warm-up operations are reported apart (--warmup)"},
 	{"dotransactions", "true", "run phase (true) or load phase (false); set by load/run"},
 	{"db", "mongodb", "binding"},
 	{"exporter", "site.ycsb.measurements.exporter.TextMeasurementsExporter", "summary format; text is written on stdout"},

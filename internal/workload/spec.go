@@ -57,6 +57,7 @@ type Spec struct {
 	Target           float64 // operations per second over all threads; 0 = unthrottled
 	StatusInterval   time.Duration
 	MaxExecutionTime time.Duration
+	WarmupTime       time.Duration
 	OpTimeout        time.Duration
 	Label            string
 	Percentiles      []float64
@@ -205,6 +206,7 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		r.fail("status.interval", r.raw("status.interval"), "a number of seconds > 0")
 	}
 	s.MaxExecutionTime = r.seconds("maxexecutiontime", 0)
+	s.WarmupTime = r.seconds("warmuptime", 0)
 	s.OpTimeout = r.seconds("optimeout", 30)
 	if r.err == nil && s.OpTimeout <= 0 {
 		r.fail("optimeout", r.raw("optimeout"), "a number of seconds > 0")
@@ -314,8 +316,19 @@ func (r *resolver) float(kind, name string, def, lo, hi float64) float64 {
 	return f
 }
 
+// seconds reads a number of seconds, as YCSB's properties give them, or a
+// duration with a unit ("30s", "2m").
 func (r *resolver) seconds(name string, def float64) time.Duration {
-	f := r.float("number of seconds", name, def, 0, 1e9)
+	if v, ok := r.p.Get(name); ok {
+		if d, err := time.ParseDuration(strings.TrimSpace(v)); err == nil && strings.ContainsAny(v, "hmsµun") {
+			if d < 0 {
+				r.fail(name, v, "a number of seconds >= 0 (or a duration such as 30s)")
+				return 0
+			}
+			return d
+		}
+	}
+	f := r.float("number of seconds (or a duration such as 30s)", name, def, 0, 1e9)
 	return time.Duration(f * float64(time.Second))
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParse(t *testing.T) {
@@ -300,4 +301,32 @@ func FuzzParse(f *testing.F) {
 		// Whatever parses must resolve or fail with an error, never panic.
 		_, _, _ = Resolve(p, true)
 	})
+}
+
+func TestResolveDurations(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		value string
+		want  time.Duration
+		err   bool
+	}{
+		{"30", 30 * time.Second, false},
+		{"0.5", 500 * time.Millisecond, false},
+		{"30s", 30 * time.Second, false},
+		{"2m", 2 * time.Minute, false},
+		{"-5", 0, true},
+		{"soon", 0, true},
+	}
+	for _, tt := range tests {
+		s, _, err := Resolve(props("recordcount", "1", "operationcount", "1", "warmuptime", tt.value, "maxexecutiontime", tt.value), true)
+		if tt.err {
+			if err == nil {
+				t.Errorf("warmuptime=%s: no error", tt.value)
+			}
+			continue
+		}
+		if err != nil || s.WarmupTime != tt.want || s.MaxExecutionTime != tt.want {
+			t.Errorf("%s: warmup %v, maxexecutiontime %v, err %v; want %v", tt.value, s.WarmupTime, s.MaxExecutionTime, err, tt.want)
+		}
+	}
 }

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/measure"
+)
+
+// warmup is what the warm-up phase did: reported apart, left out of the
+// summary (seed 000: "the first runs are served from memory; trust the
+// last ones").
+type warmup struct {
+	Seconds    float64          `json:"seconds"`
+	Operations int64            `json:"operations"`
+	Throughput float64          `json:"throughput_ops_sec"`
+	P99us      map[string]int64 `json:"p99_us"`
+}
+
+// runWarmup runs the workload for warmuptime with the same threads, target
+// and workload state (inserts continue where it stops), records it on its
+// own collector, and says what it did in one line.
+func runWarmup(ctx context.Context, env Env, pc phaseConfig) (*warmup, error) {
+	spec := *pc.spec
+	spec.MaxExecutionTime = pc.spec.WarmupTime
+	spec.HdrFileOutput = false
+	wpc := pc
+	wpc.spec = &spec
+	wpc.operations = 0
+	wpc.quiet = true
+	wpc.journal = ""
+	wpc.maxErrors = 0
+	out, err := runPhase(ctx, env, wpc)
+	if err != nil {
+		return nil, err
+	}
+	s := out.summary
+	w := &warmup{Seconds: s.Runtime().Seconds(), Operations: s.Operations, P99us: map[string]int64{}}
+	if w.Seconds > 0 {
+		w.Throughput = float64(s.Operations) / w.Seconds
+	}
+	var parts []string
+	for _, m := range s.Measurements {
+		h := m.Service
+		if h == nil {
+			h = m.Intended
+		}
+		if m.Failed || h == nil || h.TotalCount() == 0 {
+			continue
+		}
+		p99 := measure.Percentiles(h, []float64{99})[0]
+		w.P99us[m.Name] = p99
+		parts = append(parts, fmt.Sprintf("%s p99 %d us", m.Name, p99))
+	}
+	fmt.Fprintf(env.Stderr, "mongobench: warm-up: %d operations in %.1f s (%.0f ops/s; %s), left out of the summary\n",
+		w.Operations, w.Seconds, w.Throughput, strings.Join(parts, ", "))
+	return w, nil
+}
