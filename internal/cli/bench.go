@@ -110,6 +110,9 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 		if err := mongo.ValidateURL(url); err != nil {
 			return nil, badInput{err}
 		}
+		if w := mongo.InsecureTLSWarning(url); w != "" {
+			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
+		}
 	}
 	cfg.url = url
 	return cfg, nil
@@ -171,6 +174,11 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			if err := preload(ctx, env, cfg, client, server, seed, interrupt); err != nil {
 				return err
 			}
+		}
+	}
+	if command == "run" && server == nil {
+		if n, err := client.Count(ctx, spec.Table); err == nil && n == 0 && spec.Proportions[workload.TxInsert] < 1 {
+			fmt.Fprintf(env.Stderr, "mongobench: warning: %s.%s is empty: reads will be NOT_FOUND; run \"mongobench load\" with the same properties first\n", dbName, spec.Table)
 		}
 	}
 	if command == "run" && spec.Proportions[workload.TxInsert] > 0 {

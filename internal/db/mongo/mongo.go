@@ -143,9 +143,10 @@ func (c *Client) KeyExists(ctx context.Context, table, key string) (bool, error)
 	return err == nil, err
 }
 
-// Count returns the number of documents in table.
+// Count returns the number of documents in table from the collection's
+// metadata: a count of every document would scan a large collection.
 func (c *Client) Count(ctx context.Context, table string) (int64, error) {
-	return c.db.Collection(table).CountDocuments(ctx, bson.D{})
+	return c.db.Collection(table).EstimatedDocumentCount(ctx)
 }
 
 // Drop drops table.

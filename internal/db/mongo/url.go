@@ -174,3 +174,20 @@ func unwrapPathError(err error) error {
 	}
 	return err
 }
+
+// InsecureTLSWarning says when the URL turns certificate checks off.
+func InsecureTLSWarning(uri string) string {
+	for _, opt := range []string{"tlsInsecure", "tlsAllowInvalidCertificates", "tlsAllowInvalidHostnames", "sslAllowInvalidCertificates"} {
+		q := strings.IndexByte(uri, '?')
+		if q < 0 {
+			return ""
+		}
+		for _, kv := range strings.Split(uri[q+1:], "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			if strings.EqualFold(k, opt) && strings.EqualFold(v, "true") {
+				return opt + "=true: the server's certificate is not verified, so the connection can be intercepted"
+			}
+		}
+	}
+	return ""
+}
