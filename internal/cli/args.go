@@ -25,6 +25,7 @@ type benchArgs struct {
 	dataDir   string   // --data-dir
 	help      bool
 	maxErrors int64    // --max-errors
+	drop      bool     // --drop
 	raw       []string // the arguments as given, for the results file
 }
 
@@ -74,6 +75,7 @@ const benchFlagsHelp = `flags:
   --data-dir DIR keep the embedded server's data in DIR (default: a temporary directory)
   --max-errors N stop once N operations have failed (default: never; failures are counted)
   --warmup 30s   run this long before measuring (warmuptime); warm-up is reported apart
+  --drop         load: drop the collection first
   -h             this help`
 
 // parseBenchArgs parses "load|run [mongodb] flags...".
@@ -100,6 +102,7 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 	fs.StringVar(&a.out, "out", "", "")
 	fs.StringVar(&a.dataDir, "data-dir", "", "")
 	fs.Int64Var(&a.maxErrors, "max-errors", 0, "")
+	fs.BoolVar(&a.drop, "drop", false, "")
 	fs.Var(settingFlag{"warmuptime", &a.settings}, "warmup", "")
 	fs.BoolVar(&a.help, "h", false, "")
 	fs.BoolVar(&a.help, "help", false, "")
@@ -124,7 +127,7 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 func flagError(err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return fmt.Errorf("unknown flag %s: accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --warmup, -h", name)
+		return fmt.Errorf("unknown flag %s: accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --warmup, --drop, -h", name)
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		return fmt.Errorf("flag %s needs a value", name)

@@ -156,6 +156,15 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	defer monitor.Disconnect(context.WithoutCancel(ctx))
 	localServer := server != nil || isLocalURL(url)
 
+	if cfg.args.drop {
+		if command != "load" {
+			return badInputf("--drop goes with load: it drops %s before loading it again", spec.Table)
+		}
+		if err := client.Drop(ctx, spec.Table); err != nil {
+			return fmt.Errorf("cannot drop %s.%s: %w", dbName, spec.Table, err)
+		}
+		fmt.Fprintf(env.Stderr, "mongobench: dropped %s.%s\n", dbName, spec.Table)
+	}
 	seed := spec.Seed
 	if !spec.SeedSet {
 		seed = uint64(time.Now().UnixNano())
@@ -263,6 +272,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	if code := interrupt.code(); code != 0 {
 		return exitError{code, errors.New("interrupted: the summary and results cover what ran and are marked partial")}
+	}
+	if out.result.DuplicateKeys > 0 && command == "load" {
+		fmt.Fprintf(env.Stderr, "mongobench: %d inserts failed on duplicate keys: %s.%s already holds these records; load again with -p mongodb.upsert=true, or drop the collection first (--drop)\n",
+			out.result.DuplicateKeys, dbName, spec.Table)
 	}
 	if out.result.ErrorLimit {
 		return fmt.Errorf("stopped after %d failed operations (--max-errors %d); the summary and results cover what ran", out.result.Failures, cfg.args.maxErrors)

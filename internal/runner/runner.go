@@ -53,6 +53,7 @@ type Result struct {
 	TimedOut       bool  // ended by MaxTime
 	Failures       int64 // operations that failed (not OK, not NOT_FOUND)
 	ErrorLimit     bool  // ended because MaxErrors operations failed
+	DuplicateKeys  int64 // failures that were duplicate keys
 }
 
 // lateThreshold is how far behind its schedule an operation may start
@@ -213,6 +214,7 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 	res.TimedOut = timedOut.Load()
 	res.Failures = failures.count.Load()
 	res.ErrorLimit = failures.reached.Load()
+	res.DuplicateKeys = failures.duplicates.Load()
 	return res, nil
 }
 

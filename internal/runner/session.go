@@ -28,10 +28,20 @@ type session struct {
 
 // failureLimit stops the phase once MaxErrors operations have failed.
 type failureLimit struct {
-	max     int64
-	count   atomic.Int64
+	max        int64
+	count      atomic.Int64
+	duplicates atomic.Int64
 	reached atomic.Bool
 	stop    func()
+}
+
+// noteErr counts duplicate-key failures too, so a re-load can say why it
+// failed.
+func (f *failureLimit) noteErr(err error, st db.Status) {
+	if err != nil && errors.Is(err, db.ErrDuplicateKey) {
+		f.duplicates.Add(1)
+	}
+	f.note(st)
 }
 
 func (f *failureLimit) note(st db.Status) {
@@ -68,7 +78,7 @@ func (s *session) record(op db.Op, err error, start, end int64) {
 		s.rec.RecordPart(op, st, s.intended, start, end)
 		return
 	}
-	s.failures.note(st)
+	s.failures.noteErr(err, st)
 	s.rec.Record(op, st, s.intended, start, end)
 }
 
@@ -169,7 +179,11 @@ func (s *session) InsertBatch(ctx context.Context, table string, keys []string, 
 				failedAt++
 			}
 		}
-		s.failures.note(st)
+		if st == db.OK {
+			s.failures.note(st)
+		} else {
+			s.failures.noteErr(err, st)
+		}
 		s.rec.Record(db.Insert, st, s.intendedOf(i), start, end)
 	}
 	return err

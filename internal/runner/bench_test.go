@@ -1,0 +1,131 @@
+package runner
+
+import (
+	"context"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// nopDB answers every call at once, so that a benchmark measures the
+// runner, the workload and the recording path without a database.
+type nopDB struct{ calls *atomic.Int64 }
+
+func (d nopDB) Read(context.Context, string, string, []string, db.FieldVisitor) error {
+	d.calls.Add(1)
+	return nil
+}
+
+func (d nopDB) Scan(context.Context, string, string, int, []string, db.FieldVisitor) error {
+	d.calls.Add(1)
+	return nil
+}
+
+func (d nopDB) Update(context.Context, string, string, []db.Field) error {
+	d.calls.Add(1)
+	return nil
+}
+
+func (d nopDB) Insert(context.Context, string, string, []db.Field) error {
+	d.calls.Add(1)
+	return nil
+}
+
+func (d nopDB) Delete(context.Context, string, string) error {
+	d.calls.Add(1)
+	return nil
+}
+
+func (d nopDB) InsertBatch(_ context.Context, _ string, keys []string, _ [][]db.Field) error {
+	d.calls.Add(int64(len(keys)))
+	return nil
+}
+
+func (d nopDB) Close() error { return nil }
+
+func benchSpec(b *testing.B, transactions bool, threads int, kv ...string) *workload.Spec {
+	b.Helper()
+	p := workload.NewProperties()
+	for k, v := range map[string]string{
+		"recordcount": "1000000", "operationcount": "1000000", "threadcount": strconv.Itoa(threads),
+		"readproportion": "1", "updateproportion": "0", "requestdistribution": "zipfian",
+	} {
+		p.Set(k, v, "bench")
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		p.Set(kv[i], kv[i+1], "bench")
+	}
+	spec, _, err := workload.Resolve(p, transactions)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return spec
+}
+
+// BenchmarkSessionRead is the recording path of one operation: two clock
+// reads around the binding's call and one sample into the worker's ring,
+// with the collector draining the ring as in a run.
+func BenchmarkSessionRead(b *testing.B) {
+	clock := measure.NewClock()
+	c := measure.NewCollector(measure.Options{Threads: 1}, clock)
+	var calls, abandoned atomic.Int64
+	s := &session{db: nopDB{&calls}, rec: c.NewRecorder(), clock: clock, runCtx: context.Background(), abandoned: &abandoned}
+	c.Start(nil)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.Read(ctx, "usertable", "user1", nil, nil)
+	}
+	sum := c.Stop()
+	if sum.Operations != int64(b.N) || calls.Load() != int64(b.N) {
+		b.Fatalf("%d calls, %d operations recorded; want %d", calls.Load(), sum.Operations, b.N)
+	}
+}
+
+// BenchmarkRunNop is a whole phase against a binding that answers at once:
+// workload, workers, sessions, recorders and collector, per operation.
+func BenchmarkRunNop(b *testing.B) {
+	cases := []struct {
+		name         string
+		transactions bool
+		threads      int
+		batch        int
+	}{
+		{"run/threads=1", true, 1, 1},
+		{"run/threads=16", true, 16, 1},
+		{"load/threads=16/batchsize=1", false, 16, 1},
+		{"load/threads=16/batchsize=100", false, 16, 100},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			spec := benchSpec(b, c.transactions, c.threads)
+			core, err := workload.NewCore(spec, spec.RecordCount, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			clock := measure.NewClock()
+			collector := measure.NewCollector(measure.Options{Threads: c.threads}, clock)
+			var calls atomic.Int64
+			collector.Start(nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			_, err = Run(context.Background(), Config{
+				Core: core, Transactions: c.transactions, Threads: c.threads, Operations: int64(b.N),
+				BatchSize: c.batch, Seed: 1, Clock: clock, Collector: collector,
+				NewDB: func() db.DB { return nopDB{&calls} },
+			}, nil)
+			b.StopTimer()
+			sum := collector.Stop()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if sum.Operations != int64(b.N) || calls.Load() != int64(b.N) {
+				b.Fatalf("%d calls, %d operations recorded; want %d", calls.Load(), sum.Operations, b.N)
+			}
+		})
+	}
+}
