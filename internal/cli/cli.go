@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/mongobench/mongobench/internal/redact"
 )
 
 // Exit codes.
@@ -166,6 +168,8 @@ func report(err error, env Env) int {
 	return ExitFailed
 }
 
+// oneLine folds a message to one line and redacts any URL in it: an error
+// may quote what the user typed, and that may be a connection string.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return redact.Text(strings.Join(strings.Fields(s), " "))
 }

@@ -51,13 +51,14 @@ func redactOptions(s string) string {
 	})
 }
 
-// urlPattern finds connection strings inside free text (error messages,
-// command lines), up to the next white space or quote.
-var urlPattern = regexp.MustCompile(`mongodb(?:\+srv)?://[^\s"']+`)
+// urlPattern finds URLs inside free text (error messages, command lines),
+// up to the next white space or quote. Any scheme: a MongoDB URL typed
+// where something else was expected may have lost or mangled its scheme.
+var urlPattern = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s"'\\]+`)
 
-// Text redacts every MongoDB connection string found in s.
+// Text redacts every URL found in s.
 func Text(s string) string {
-	if !strings.Contains(s, "mongodb") {
+	if !strings.Contains(s, "://") {
 		return s
 	}
 	return urlPattern.ReplaceAllStringFunc(s, URL)
