@@ -78,14 +78,25 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 			fmt.Fprintf(env.Stderr, "mongobench: warning: %v\n", err)
 		}
 	}
+	var display *progressDisplay
+	if env.StderrIsTerminal && !pc.quiet {
+		what := "run:"
+		if pc.command == "load" {
+			what = "load:"
+		}
+		display = startProgress(env.Stderr, what, pc.operations, spec.MaxExecutionTime, progress, clock)
+	}
 	onInterval := func(iv *measure.Interval) {
+		if display != nil {
+			display.interval(iv)
+		}
 		if journal != nil {
 			sinkFailed(journal.Interval(iv, nil))
 		}
 		if hdrLogs != nil {
 			sinkFailed(hdrLogs.Interval(iv, clock))
 		}
-		if !pc.status || pc.quiet {
+		if !pc.status || pc.quiet || display != nil {
 			return
 		}
 		elapsed := time.Duration(iv.EndNs)
@@ -124,6 +135,9 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		Grace:        stopGrace,
 	}, progress)
 	out.summary = collector.Stop()
+	if display != nil {
+		display.finish(env.Stderr)
+	}
 	if out.obs != nil {
 		out.obs.stop(context.WithoutCancel(ctx))
 	}
