@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"io"
+	"net"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// stallProxy forwards TCP to a server until it is stalled: then it keeps
+// every connection open and accepts new ones, but passes no byte on, as a
+// server that hangs does.
+type stallProxy struct {
+	ln      net.Listener
+	target  string
+	stalled atomic.Bool
+	mu      sync.Mutex
+	conns   []net.Conn
+}
+
+func newStallProxy(t *testing.T, target string) *stallProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &stallProxy{ln: ln, target: target}
+	go p.accept()
+	t.Cleanup(p.close)
+	return p
+}
+
+func (p *stallProxy) accept() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		s, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c, s)
+		p.mu.Unlock()
+		go p.pipe(c, s)
+		go p.pipe(s, c)
+	}
+}
+
+func (p *stallProxy) pipe(dst, src net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		for p.stalled.Load() {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if n > 0 {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			if err != io.EOF {
+				dst.Close()
+			}
+			return
+		}
+	}
+}
+
+func (p *stallProxy) close() {
+	p.ln.Close()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+}
+
+// TestStalledServer stalls the server for 2 s of a 6 s open-loop run:
+// operations time out one by one after optimeout, the run ends on time,
+// and intended latency shows the stall that service latency hides.
+func TestStalledServer(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100"); r.code != 0 {
+		t.Fatalf("load: %s", r.stderr)
+	}
+	p := newStallProxy(t, hostPort(t, testServer.URI()))
+	proxied := "mongodb://" + p.ln.Addr().String() + url[len(testServer.URI())-1:]
+	out := filepath.Join(t.TempDir(), "stall.json")
+	done := make(chan cmdResult, 1)
+	go func() {
+		done <- mongobench(t, "run", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+proxied, "-p", "recordcount=100",
+			"-p", "operationcount=0", "-p", "maxexecutiontime=6", "-p", "optimeout=0.5", "-p", "status.interval=1",
+			"-threads", "4", "-target", "100", "--out", out)
+	}()
+	time.Sleep(2 * time.Second)
+	p.stalled.Store(true)
+	time.Sleep(2 * time.Second)
+	p.stalled.Store(false)
+	var r cmdResult
+	select {
+	case r = <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run did not end: maxexecutiontime=6 must hold with a stalled server")
+	}
+	if r.code != 0 {
+		t.Fatalf("run exit %d: %s", r.code, r.stderr)
+	}
+	s := parseSummary(t, r.stdout)
+	if s.int(t, "READ", "Return=TIMEOUT") == 0 {
+		t.Errorf("no TIMEOUT while the server stalled:\n%s", r.stdout)
+	}
+	// Runtime is the time limit, not the time limit plus the stall.
+	if ms := s.int(t, "OVERALL", "RunTime(ms)"); ms > 6_000+int64(2*time.Second/time.Millisecond) {
+		t.Errorf("RunTime %d ms for maxexecutiontime=6", ms)
+	}
+	// Operations waited for the stalled ones: intended p99 is far above
+	// service p99 for the reads that succeeded.
+	svc, intended := s.int(t, "READ", "99thPercentileLatency(us)"), s.int(t, "Intended-READ", "99thPercentileLatency(us)")
+	if intended <= svc {
+		t.Errorf("intended p99 %d µs is not above service p99 %d µs: the stall is hidden", intended, svc)
+	}
+}
