@@ -1,0 +1,489 @@
+package report
+
+import (
+	"html"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The chart geometry, in SVG user units. Charts scale to the page width;
+// these only fix their proportions and the room for labels.
+const (
+	chartWidth = 760
+	plotHeight = 240
+	// Bars need less height than lines to be read.
+	barPlotHeight = 180
+	marginLeft    = 72
+	marginRight   = 24
+	marginTop     = 14
+	marginBottom  = 46
+	legendRow     = 20
+	// charWidth estimates the width of one character of a 12-unit label,
+	// to lay out legends and drop tick labels that would overlap.
+	charWidth = 7.2
+	// maxMarkers is the number of points up to which a series gets a
+	// circle (and tooltip) on every point; longer series would drown in
+	// them, so they are drawn as lines alone.
+	maxMarkers = 60
+)
+
+// Colours, chosen from the Okabe–Ito palette so that they stay apart for
+// readers with colour-blindness and in grey-scale print.
+var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#8C564B", "#7F7F7F"}
+
+const (
+	colorTotal   = "#333333"
+	colorA       = "#9AA5B1"
+	colorB       = "#0072B2"
+	colorBetter  = "#1A7F37"
+	colorWorse   = "#CF222E"
+	colorNeutral = "#57606A"
+	// The knee is drawn in near-black so that it stands out on lines of
+	// any colour.
+	colorKnee = "#24292F"
+)
+
+// hasMarkers reports whether a series of n points is drawn with a marker,
+// and so a tooltip, on each point; builders skip formatting tooltips that
+// would never be drawn.
+func hasMarkers(n int) bool { return n <= maxMarkers }
+
+// series is one line of a line chart.
+type series struct {
+	name   string
+	color  string
+	dashed bool
+	points []point
+}
+
+// point is one point of a series; lo and hi bound an error bar when hasErr.
+type point struct {
+	x, y   float64
+	lo, hi float64
+	hasErr bool
+	// tip is the tooltip of the point's marker.
+	tip string
+}
+
+// mark is an annotated point, drawn as a vertical rule with a label: the
+// knee of a sweep.
+type mark struct {
+	x, y  float64
+	label string
+}
+
+// lineChart is a chart of lines on linear, logarithmic or percentile axes.
+type lineChart struct {
+	title          string
+	x, y           axis
+	xLabel, yLabel string
+	series         []series
+	marks          []mark
+}
+
+// svgWriter accumulates SVG text.
+type svgWriter struct{ strings.Builder }
+
+func (w *svgWriter) printf(parts ...string) {
+	for _, p := range parts {
+		w.WriteString(p)
+	}
+}
+
+// num formats a coordinate with one decimal: enough for any screen, and
+// short, since long time series have thousands of them.
+func num(v float64) string {
+	if !isFinite(v) {
+		v = 0
+	}
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+}
+
+// esc escapes text for SVG inside HTML.
+func esc(s string) string { return html.EscapeString(s) }
+
+// legendItem is one entry of a legend.
+type legendItem struct {
+	name   string
+	color  string
+	dashed bool
+	bar    bool
+}
+
+// layoutLegend places legend items in rows across the chart's width and
+// returns their positions and the height the rows take.
+func layoutLegend(items []legendItem) (xs, ys []float64, height float64) {
+	if len(items) < 2 {
+		return nil, nil, 0
+	}
+	x, row := float64(marginLeft), 0
+	for _, it := range items {
+		w := 26 + charWidth*float64(len([]rune(it.name))) + 18
+		if x+w > chartWidth-marginRight && x > marginLeft {
+			x, row = marginLeft, row+1
+		}
+		xs = append(xs, x)
+		ys = append(ys, float64(row)*legendRow+10)
+		x += w
+	}
+	return xs, ys, float64(row+1) * legendRow
+}
+
+func writeLegend(w *svgWriter, items []legendItem, xs, ys []float64) {
+	if len(xs) == 0 {
+		return
+	}
+	w.printf(`<g class="legend">`)
+	for i, it := range items {
+		x, y := xs[i], ys[i]
+		if it.bar {
+			w.printf(`<rect x="`, num(x), `" y="`, num(y-5), `" width="18" height="10" fill="`, it.color, `"/>`)
+		} else {
+			dash := ""
+			if it.dashed {
+				dash = ` stroke-dasharray="5 3"`
+			}
+			w.printf(`<line x1="`, num(x), `" y1="`, num(y), `" x2="`, num(x+18), `" y2="`, num(y), `" stroke="`, it.color, `" stroke-width="2.5"`, dash, `/>`)
+		}
+		w.printf(`<text x="`, num(x+24), `" y="`, num(y+4), `">`, esc(it.name), `</text>`)
+	}
+	w.printf(`</g>`)
+}
+
+// frame holds the plot area of a chart.
+type frame struct {
+	left, top, width, height float64
+}
+
+func (f frame) px(a *axis, v float64) float64 { return f.left + a.frac(v)*f.width }
+func (f frame) py(a *axis, v float64) float64 { return f.top + (1-a.frac(v))*f.height }
+
+// writeAxes draws the grid, the tick labels and the axis titles. Tick labels
+// that would overlap the previous one are left out.
+func writeAxes(w *svgWriter, f frame, x, y *axis, xLabel, yLabel string, xTicks bool) {
+	w.printf(`<g class="grid">`)
+	for _, t := range y.ticks {
+		py := f.py(y, t.v)
+		w.printf(`<line x1="`, num(f.left), `" y1="`, num(py), `" x2="`, num(f.left+f.width), `" y2="`, num(py), `"/>`)
+	}
+	if xTicks {
+		for _, t := range x.ticks {
+			px := f.px(x, t.v)
+			w.printf(`<line x1="`, num(px), `" y1="`, num(f.top), `" x2="`, num(px), `" y2="`, num(f.top+f.height), `"/>`)
+		}
+	}
+	w.printf(`</g>`)
+	w.printf(`<g class="axis">`)
+	w.printf(`<line x1="`, num(f.left), `" y1="`, num(f.top+f.height), `" x2="`, num(f.left+f.width), `" y2="`, num(f.top+f.height), `"/>`)
+	w.printf(`<line x1="`, num(f.left), `" y1="`, num(f.top), `" x2="`, num(f.left), `" y2="`, num(f.top+f.height), `"/>`)
+	lastY := math.Inf(1)
+	for _, t := range y.ticks {
+		py := f.py(y, t.v)
+		if lastY-py < 14 {
+			continue
+		}
+		lastY = py
+		w.printf(`<text x="`, num(f.left-6), `" y="`, num(py+4), `" text-anchor="end">`, esc(t.label), `</text>`)
+	}
+	if xTicks {
+		lastRight := math.Inf(-1)
+		for _, t := range x.ticks {
+			px := f.px(x, t.v)
+			half := charWidth * float64(len([]rune(t.label))) / 2
+			if px-half < lastRight+6 {
+				continue
+			}
+			lastRight = px + half
+			w.printf(`<text x="`, num(px), `" y="`, num(f.top+f.height+16), `" text-anchor="middle">`, esc(t.label), `</text>`)
+		}
+	}
+	if xLabel != "" {
+		w.printf(`<text class="label" x="`, num(f.left+f.width/2), `" y="`, num(f.top+f.height+38), `" text-anchor="middle">`, esc(xLabel), `</text>`)
+	}
+	if yLabel != "" {
+		cy := f.top + f.height/2
+		w.printf(`<text class="label" x="14" y="`, num(cy), `" text-anchor="middle" transform="rotate(-90 14 `, num(cy), `)">`, esc(yLabel), `</text>`)
+	}
+	w.printf(`</g>`)
+}
+
+// plotLeft returns the left edge of the plot area: room for the longest
+// tick label of y and, left of it, the rotated axis title.
+func plotLeft(y *axis) float64 {
+	longest := 0
+	for _, t := range y.ticks {
+		longest = max(longest, len([]rune(t.label)))
+	}
+	return math.Max(marginLeft, 34+charWidth*float64(longest))
+}
+
+// svgOpen starts a chart's SVG element with its accessible name.
+func svgOpen(w *svgWriter, title string, height float64) {
+	w.printf(`<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 `, strconv.Itoa(chartWidth), ` `, num(height),
+		`" role="img" aria-label="`, esc(title), `"><title>`, esc(title), `</title>`)
+}
+
+// render returns the chart as an SVG element.
+func (c *lineChart) render() string {
+	items := make([]legendItem, len(c.series))
+	for i, s := range c.series {
+		items[i] = legendItem{name: s.name, color: s.color, dashed: s.dashed}
+	}
+	lx, ly, lh := layoutLegend(items)
+	left := plotLeft(&c.y)
+	f := frame{left: left, top: marginTop + lh, width: chartWidth - left - marginRight, height: plotHeight}
+	var w svgWriter
+	svgOpen(&w, c.title, f.top+f.height+marginBottom)
+	writeLegend(&w, items, lx, ly)
+	writeAxes(&w, f, &c.x, &c.y, c.xLabel, c.yLabel, true)
+	for _, m := range c.marks {
+		px := f.px(&c.x, m.x)
+		w.printf(`<g class="mark"><line x1="`, num(px), `" y1="`, num(f.top), `" x2="`, num(px), `" y2="`, num(f.top+f.height),
+			`" stroke="`, colorKnee, `" stroke-dasharray="4 3"/>`)
+		if isFinite(m.y) {
+			w.printf(`<circle cx="`, num(px), `" cy="`, num(f.py(&c.y, m.y)), `" r="7" fill="none" stroke="`, colorKnee, `" stroke-width="2"><title>`, esc(m.label), `</title></circle>`)
+		}
+		anchor, dx := "start", 5.0
+		if px > f.left+f.width*0.75 {
+			anchor, dx = "end", -5
+		}
+		w.printf(`<text x="`, num(px+dx), `" y="`, num(f.top+12), `" text-anchor="`, anchor, `" fill="`, colorKnee, `">`, esc(m.label), `</text></g>`)
+	}
+	for _, s := range c.series {
+		writeSeries(&w, f, &c.x, &c.y, s)
+	}
+	w.printf(`</svg>`)
+	return w.String()
+}
+
+// writeSeries draws one series: its error bars, its line, and its markers
+// when it is short enough for them. Non-finite values break the line.
+func writeSeries(w *svgWriter, f frame, x, y *axis, s series) {
+	w.printf(`<g class="series">`)
+	var errs strings.Builder
+	for _, p := range s.points {
+		if !p.hasErr || !isFinite(p.x) || !isFinite(p.lo) || !isFinite(p.hi) {
+			continue
+		}
+		px, plo, phi := f.px(x, p.x), f.py(y, p.lo), f.py(y, p.hi)
+		errs.WriteString("M" + num(px) + " " + num(plo) + "V" + num(phi) +
+			"M" + num(px-4) + " " + num(plo) + "h8M" + num(px-4) + " " + num(phi) + "h8")
+	}
+	if errs.Len() > 0 {
+		w.printf(`<path class="err" d="`, errs.String(), `" stroke="`, s.color, `" fill="none"/>`)
+	}
+	var d strings.Builder
+	pen := false
+	drawn := 0
+	for _, p := range s.points {
+		if !isFinite(p.x) || !isFinite(p.y) || (y.kind == logAxis && p.y <= 0) {
+			pen = false
+			continue
+		}
+		cmd := "L"
+		if !pen {
+			cmd = "M"
+		}
+		d.WriteString(cmd + num(f.px(x, p.x)) + " " + num(f.py(y, p.y)))
+		pen = true
+		drawn++
+	}
+	if drawn == 1 {
+		// A single point has no line to draw: a dot of the line's width
+		// keeps it visible.
+		d.WriteString("h0.1")
+	}
+	if d.Len() > 0 {
+		dash := ""
+		if s.dashed {
+			dash = ` stroke-dasharray="6 4"`
+		}
+		w.printf(`<path class="line" d="`, d.String(), `" stroke="`, s.color, `"`, dash, ` fill="none" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"><title>`, esc(s.name), `</title></path>`)
+	}
+	if hasMarkers(len(s.points)) {
+		// Dense series get smaller dots, so that the line still shows.
+		r := "3"
+		if len(s.points) > 20 {
+			r = "2"
+		}
+		for _, p := range s.points {
+			if !isFinite(p.x) || !isFinite(p.y) || (y.kind == logAxis && p.y <= 0) {
+				continue
+			}
+			w.printf(`<circle cx="`, num(f.px(x, p.x)), `" cy="`, num(f.py(y, p.y)), `" r="`, r, `" fill="`, s.color, `"><title>`, esc(p.tip), `</title></circle>`)
+		}
+	}
+	w.printf(`</g>`)
+}
+
+// textWidth estimates the width of a 12-unit label.
+func textWidth(s string) float64 { return charWidth * float64(len([]rune(s))) }
+
+// tightScale is the size of the small print that crowded bar labels
+// switch to, relative to the normal 12 units.
+const tightScale = 10.0 / 12
+
+// maxLabelLines bounds how many lines a bar group's label wraps to.
+const maxLabelLines = 3
+
+// wrapLabel breaks a label at spaces into lines that fit width, at most
+// maxLabelLines of them, the last cut short with "…" if need be. A word
+// too long for a line is broken after its '=' ("threadcount=" "128").
+func wrapLabel(label string, width float64) []string {
+	fits := func(s string) bool { return textWidth(s) <= width }
+	if fits(label) {
+		return []string{label}
+	}
+	var words []string
+	for _, w := range strings.Fields(label) {
+		if k, v, ok := strings.Cut(w, "="); ok && !fits(w) && v != "" {
+			words = append(words, k+"=", v)
+			continue
+		}
+		words = append(words, w)
+	}
+	var lines []string
+	cur := ""
+	for _, word := range words {
+		switch {
+		case cur == "":
+			cur = word
+		case fits(cur + " " + word):
+			cur += " " + word
+		default:
+			lines = append(lines, cur)
+			cur = word
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	if len(lines) > maxLabelLines {
+		lines = lines[:maxLabelLines]
+		lines[maxLabelLines-1] += "…"
+	}
+	return lines
+}
+
+// barChart is a chart of grouped bars with error bars: the same figure of
+// A and B side by side, one group per figure.
+type barChart struct {
+	title       string
+	yLabel      string
+	seriesNames []string
+	colors      []string
+	groups      []barGroup
+	format      func(float64) string
+}
+
+// barGroup is one group of bars with its label and a note under it (the
+// verdict), in the note's colour.
+type barGroup struct {
+	label     string
+	note      string
+	noteColor string
+	bars      []bar
+}
+
+// bar is one bar; lo and hi bound its error bar when hasErr.
+type bar struct {
+	value, lo, hi float64
+	hasErr        bool
+	tip           string
+}
+
+// render returns the chart as an SVG element.
+func (c *barChart) render() string {
+	items := make([]legendItem, len(c.seriesNames))
+	for i, n := range c.seriesNames {
+		items[i] = legendItem{name: n, color: c.colors[i%len(c.colors)], bar: true}
+	}
+	lx, ly, lh := layoutLegend(items)
+	hi := 0.0
+	for _, g := range c.groups {
+		for _, b := range g.bars {
+			for _, v := range []float64{b.value, b.hi} {
+				if isFinite(v) && v > hi && (v == b.value || b.hasErr) {
+					hi = v
+				}
+			}
+		}
+	}
+	y := newLinearAxis(0, hi, true, c.format)
+	left := plotLeft(&y)
+	f := frame{left: left, top: marginTop + lh + 6, width: chartWidth - left - marginRight, height: barPlotHeight}
+	band := f.width / float64(max(1, len(c.groups)))
+	// Labels wrap to the band; when a word is still too wide, all labels
+	// of the chart go to small print, wrapped to the band at that size.
+	room := band - 6
+	tight := ""
+	for _, g := range c.groups {
+		for _, l := range wrapLabel(g.label, room) {
+			if textWidth(l) > room {
+				tight, room = ` class="tight"`, room/tightScale
+				break
+			}
+		}
+		if tight != "" {
+			break
+		}
+	}
+	labels := make([][]string, len(c.groups))
+	notes := make([][]string, len(c.groups))
+	lines, noteLines := 1, 0
+	for i, g := range c.groups {
+		labels[i] = wrapLabel(g.label, room)
+		lines = max(lines, len(labels[i]))
+		if g.note != "" {
+			notes[i] = wrapLabel(g.note, band-6)
+			noteLines = max(noteLines, len(notes[i]))
+		}
+	}
+	bottom := float64(marginBottom) + 14*float64(lines+max(1, noteLines)-2) + 10
+	var w svgWriter
+	svgOpen(&w, c.title, f.top+f.height+bottom)
+	writeLegend(&w, items, lx, ly)
+	x := axis{kind: linearAxis, lo: 0, hi: 1}
+	writeAxes(&w, f, &x, &y, "", c.yLabel, false)
+	if len(c.groups) == 0 {
+		w.printf(`</svg>`)
+		return w.String()
+	}
+	for gi, g := range c.groups {
+		n := max(1, len(g.bars))
+		bw := math.Min(56, band*0.72/float64(n))
+		x0 := f.left + band*float64(gi) + (band-bw*float64(n))/2
+		w.printf(`<g class="bars">`)
+		for bi, b := range g.bars {
+			color := c.colors[bi%len(c.colors)]
+			bx := x0 + bw*float64(bi)
+			v := b.value
+			if !isFinite(v) || v < 0 {
+				v = 0
+			}
+			top := f.py(&y, v)
+			w.printf(`<rect x="`, num(bx+1), `" y="`, num(top), `" width="`, num(bw-2), `" height="`, num(f.top+f.height-top), `" fill="`, color, `"><title>`, esc(b.tip), `</title></rect>`)
+			cx := bx + bw/2
+			labelY := top - 4
+			if b.hasErr && isFinite(b.lo) && isFinite(b.hi) {
+				plo, phi := f.py(&y, math.Max(b.lo, 0)), f.py(&y, b.hi)
+				w.printf(`<path class="err" d="M`, num(cx), ` `, num(plo), `V`, num(phi), `M`, num(cx-5), ` `, num(plo), `h10M`, num(cx-5), ` `, num(phi), `h10" stroke="#24292F" fill="none"/>`)
+				labelY = math.Min(labelY, phi-4)
+			}
+			if bw >= 30 {
+				w.printf(`<text class="value" x="`, num(cx), `" y="`, num(labelY), `" text-anchor="middle">`, esc(c.format(b.value)), `</text>`)
+			}
+		}
+		cx := f.left + band*(float64(gi)+0.5)
+		for li, l := range labels[gi] {
+			w.printf(`<text`, tight, ` x="`, num(cx), `" y="`, num(f.top+f.height+16+14*float64(li)), `" text-anchor="middle">`, esc(l), `</text>`)
+		}
+		for li, l := range notes[gi] {
+			w.printf(`<text class="verdict" x="`, num(cx), `" y="`, num(f.top+f.height+32+14*float64(lines-1+li)), `" text-anchor="middle" fill="`, g.noteColor, `">`, esc(l), `</text>`)
+		}
+		w.printf(`</g>`)
+	}
+	w.printf(`</svg>`)
+	return w.String()
+}

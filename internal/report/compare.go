@@ -1,0 +1,163 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"strings"
+)
+
+// buildComparison builds the comparison section: bars of A and B for each
+// figure with their confidence intervals and verdicts, throughputs in one
+// chart and latencies in another (or, when there are too many to read
+// side by side, one chart per operation), then the table.
+func buildComparison(c *Comparison) *compView {
+	a, b := orDefault(c.A, "A"), orDefault(c.B, "B")
+	cv := &compView{A: a, B: b}
+	var rates []CompareRow
+	latency := map[string][]CompareRow{}
+	var opOrder []string
+	for _, r := range c.Rows {
+		if isRate(r) {
+			rates = append(rates, r)
+			continue
+		}
+		if _, ok := latency[r.Op]; !ok {
+			opOrder = append(opOrder, r.Op)
+		}
+		latency[r.Op] = append(latency[r.Op], r)
+	}
+	vs := " against "
+	cv.Figures = append(cv.Figures, compareFigures("comparison-throughput", "Throughput: "+b+vs+a, a, b, rates, true)...)
+	var all []CompareRow
+	for _, op := range opOrder {
+		all = append(all, latency[op]...)
+	}
+	if len(all) <= maxBarGroups {
+		// Few enough to read side by side: one chart, every operation.
+		cv.Figures = append(cv.Figures, compareFigures("comparison-latency", "Latency: "+b+vs+a, a, b, all, false)...)
+	} else {
+		for _, op := range opOrder {
+			name := orDefault(op, "Overall")
+			cv.Figures = append(cv.Figures, compareFigures("comparison-"+slug(name), name+" latency: "+b+vs+a, a, b, latency[op], false)...)
+		}
+	}
+	for _, r := range c.Rows {
+		f := formatLatency
+		if isRate(r) {
+			f = formatRate
+		}
+		word, _ := verdictWord(r)
+		class := "neutral"
+		if r.Significant && isFinite(r.RelDiff) {
+			if (r.RelDiff > 0) == r.HigherIsBetter {
+				class = "better"
+			} else {
+				class = "worse"
+			}
+		}
+		verdict := r.Verdict
+		if verdict == "" {
+			verdict = word
+		}
+		name := figureName(r)
+		if r.Op == "" || strings.EqualFold(r.Op, "OVERALL") {
+			// "Throughput", but never "Threadcount=8 READ p99".
+			name = capitalize(name)
+		}
+		cv.Rows = append(cv.Rows, compRow{
+			Name:    name,
+			A:       cell{f(r.A), rangeText(r.ALo, r.AHi, f)},
+			B:       cell{f(r.B), rangeText(r.BLo, r.BHi, f)},
+			Change:  signedPct(r.RelDiff),
+			Verdict: verdict,
+			Class:   class,
+		})
+	}
+	return cv
+}
+
+func signedPct(r float64) string {
+	switch {
+	case !isFinite(r):
+		return "–"
+	case r > 0:
+		return "+" + formatPct(r)
+	case r < 0:
+		return "−" + formatPct(r)
+	}
+	return "0%"
+}
+
+// maxBarGroups is the number of groups of bars that fit one chart.
+const maxBarGroups = 8
+
+// compareFigures draws rows as bar charts of at most maxBarGroups groups
+// each; nothing for no rows.
+func compareFigures(id, title, a, b string, rows []CompareRow, rate bool) []figureView {
+	n := (len(rows) + maxBarGroups - 1) / maxBarGroups
+	var figs []figureView
+	for i := 0; i < n; i++ {
+		part := rows[i*maxBarGroups : min(len(rows), (i+1)*maxBarGroups)]
+		pid, ptitle := id, title
+		if n > 1 {
+			pid = fmt.Sprintf("%s-%d", id, i+1)
+			ptitle = fmt.Sprintf("%s (%d of %d)", title, i+1, n)
+		}
+		figs = append(figs, compareFigure(pid, ptitle, a, b, part, rate))
+	}
+	return figs
+}
+
+// slug makes a name usable in an element id: "threadcount=8 READ" →
+// "threadcount-8-read".
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+// compareFigure draws the bars of one group of comparison rows.
+func compareFigure(id, title, a, b string, rows []CompareRow, rate bool) figureView {
+	format, unit := formatLatencyTick, "latency"
+	if rate {
+		format, unit = formatCompact, "operations per second"
+	}
+	bc := barChart{title: title, yLabel: unit, seriesNames: []string{a, b}, colors: []string{colorA, colorB}, format: format}
+	ops := map[string]bool{}
+	for _, r := range rows {
+		ops[r.Op] = true
+	}
+	for _, r := range rows {
+		// A chart of one operation names it in its title; its bars need
+		// only the figure.
+		label := figureName(r)
+		if !rate && len(ops) == 1 {
+			label = r.Figure
+		}
+		note, color := verdictWord(r)
+		tipF := formatLatency
+		if rate {
+			tipF = formatRate
+		}
+		bc.groups = append(bc.groups, barGroup{label: label, note: note, noteColor: color, bars: []bar{
+			{value: r.A, lo: r.ALo, hi: r.AHi, hasErr: r.AHi > r.ALo, tip: a + " " + figureName(r) + ": " + tipF(r.A) + ciText(r.ALo, r.AHi, tipF)},
+			{value: r.B, lo: r.BLo, hi: r.BHi, hasErr: r.BHi > r.BLo, tip: b + " " + figureName(r) + ": " + tipF(r.B) + ciText(r.BLo, r.BHi, tipF)},
+		}})
+	}
+	return figureView{
+		ID:       id,
+		Title:    title,
+		Sentence: compareCaption(a, b, rows),
+		Note:     "Means of each group; error bars are 95% confidence intervals; the verdict under each pair is the significance test's.",
+		SVG:      template.HTML(bc.render()),
+	}
+}

@@ -1,0 +1,324 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/redact"
+)
+
+//go:embed report.html.tmpl
+var pageSource string
+
+//go:embed style.css
+var styleSheet string
+
+var pageTemplate = template.Must(template.New("report").Parse(pageSource))
+
+// The Extra keys whose metrics the report plots.
+const (
+	ExtraServerMetrics = "server_metrics"
+	ExtraHostMetrics   = "host_metrics"
+)
+
+// Render writes the report of in to w as one self-contained HTML page: no
+// script, every style inlined, every chart an inline SVG. Nothing is written
+// when the input is unusable.
+func Render(w io.Writer, in *Input) error {
+	p, err := build(in)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := pageTemplate.Execute(&buf, p); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("report: write: %w", err)
+	}
+	return nil
+}
+
+// page is what the template shows.
+type page struct {
+	Title      string
+	Generated  string
+	Version    string
+	Source     string
+	CSS        template.CSS
+	Banners    []string
+	Nav        []navItem
+	RunRows    []runRow
+	Comparison *compView
+	Sweep      *sweepView
+	Config     *configView
+	Runs       []runView
+}
+
+type navItem struct{ ID, Text string }
+
+// figureView is one chart with its title, its one-sentence finding and a
+// note on what exactly is plotted.
+type figureView struct {
+	ID       string
+	Title    string
+	Sentence string
+	Note     string
+	SVG      template.HTML
+}
+
+// runRow is a run's line in the table of runs.
+type runRow struct {
+	ID, Name, Phase, Start, Duration, Operations, Throughput string
+	Partial                                                  bool
+}
+
+// runView is the section of one run.
+type runView struct {
+	ID      string
+	Name    string
+	Open    bool
+	Partial bool
+	Command string
+	Overall string
+	Summary []summaryRow
+	Figures []figureView
+	Metrics []metricsView
+	Notes   []string
+}
+
+// summaryRow is one line of a run's YCSB summary table.
+type summaryRow struct {
+	Name                                          string
+	Count, Avg, P50, P95, P99, P999, Max, Returns string
+	Failed, Intended                              bool
+}
+
+// metricsView is the server or host metrics of a run.
+type metricsView struct {
+	Title   string
+	Figures []figureView
+	Absent  string
+	Notes   []string
+}
+
+// configView shows the resolved configuration and how runs differ.
+type configView struct {
+	Source   string
+	Rows     [][2]string
+	DiffHead []string
+	DiffRows []diffRow
+}
+
+type diffRow struct {
+	Key    string
+	Values []string
+}
+
+// sweepView is the section of a sweep.
+type sweepView struct {
+	Title        string
+	KneeSentence string
+	Figures      []figureView
+	Head         []string
+	Rows         []sweepRow
+}
+
+type sweepRow struct {
+	Cells []cell
+	Knee  bool
+}
+
+// cell is a table cell: a value and, in small print under it, its
+// confidence interval.
+type cell struct{ V, Sub string }
+
+// compView is the section of a comparison.
+type compView struct {
+	A, B    string
+	Figures []figureView
+	Rows    []compRow
+}
+
+type compRow struct {
+	Name, Change, Verdict, Class string
+	A, B                         cell
+}
+
+// build turns the input into the page the template shows.
+func build(in *Input) (*page, error) {
+	if in == nil {
+		return nil, errors.New("report: no input")
+	}
+	if len(in.Runs) == 0 && in.Sweep == nil && in.Comparison == nil {
+		return nil, errors.New("report: nothing to report: no runs, sweep or comparison")
+	}
+	for i, r := range in.Runs {
+		if r == nil {
+			return nil, fmt.Errorf("report: run %d is nil", i+1)
+		}
+	}
+	p := &page{CSS: template.CSS(styleSheet)}
+	gen := in.Generated
+	if gen.IsZero() {
+		gen = time.Now()
+	}
+	p.Generated = gen.UTC().Format("2006-01-02 15:04:05 UTC")
+	p.Version = in.Version
+	if p.Version == "" && len(in.Runs) > 0 {
+		p.Version = in.Runs[0].Tool.Version
+	}
+	if p.Version == "" {
+		p.Version = "(unknown version)"
+	}
+	p.Title = in.Title
+	if p.Title == "" {
+		p.Title = defaultTitle(in)
+	}
+	switch n := len(in.Runs); n {
+	case 0:
+		p.Source = "no results file"
+	case 1:
+		p.Source = "1 results file"
+	default:
+		p.Source = formatInt(int64(n)) + " results files"
+	}
+
+	names := runNames(in.Runs)
+	for i, r := range in.Runs {
+		id := fmt.Sprintf("run-%d", i+1)
+		p.RunRows = append(p.RunRows, runRow{
+			ID: id, Name: names[i], Phase: r.Phase,
+			Start:      r.Start.UTC().Format("2006-01-02 15:04:05"),
+			Duration:   formatSeconds(float64(r.RuntimeMs) / 1000),
+			Operations: formatInt(r.Operations),
+			Throughput: formatRate(r.ThroughputOpsSec),
+			Partial:    r.Partial,
+		})
+		if r.Partial {
+			p.Banners = append(p.Banners, fmt.Sprintf("%s was interrupted before its end: its figures cover only the first %s and are marked partial.",
+				capitalize(names[i]), formatSeconds(float64(r.RuntimeMs)/1000)))
+		}
+	}
+	if len(in.Runs) > 0 {
+		p.Nav = append(p.Nav, navItem{"runs", "Runs"})
+	}
+	if in.Comparison != nil {
+		p.Comparison = buildComparison(in.Comparison)
+		p.Nav = append(p.Nav, navItem{"comparison", "Comparison"})
+	}
+	if in.Sweep != nil {
+		p.Sweep = buildSweep(in.Sweep)
+		p.Nav = append(p.Nav, navItem{"sweep", "Sweep"})
+	}
+	if len(in.Runs) > 0 {
+		p.Config = buildConfig(in.Runs, names)
+		p.Nav = append(p.Nav, navItem{"config", "Configuration"})
+	}
+	for i, r := range in.Runs {
+		rv := buildRun(i, r, names[i])
+		rv.Open = len(in.Runs) <= 3 || i == 0
+		p.Runs = append(p.Runs, rv)
+		p.Nav = append(p.Nav, navItem{rv.ID, capitalize(names[i])})
+	}
+	return p, nil
+}
+
+func defaultTitle(in *Input) string {
+	switch {
+	case in.Comparison != nil:
+		return "mongobench: " + orDefault(in.Comparison.B, "B") + " vs " + orDefault(in.Comparison.A, "A")
+	case in.Sweep != nil:
+		return "mongobench: sweep of " + orDefault(in.Sweep.Varied, "a setting")
+	case len(in.Runs) == 1 && in.Runs[0].Label != "":
+		return "mongobench: " + in.Runs[0].Label
+	}
+	return "mongobench report"
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// runNames names runs by label, "run N" when a run has none or shares its
+// label with another.
+func runNames(runs []*export.Results) []string {
+	seen := map[string]int{}
+	for _, r := range runs {
+		seen[r.Label]++
+	}
+	names := make([]string, len(runs))
+	for i, r := range runs {
+		if r.Label != "" && seen[r.Label] == 1 {
+			names[i] = fmt.Sprintf("run %d (%s)", i+1, r.Label)
+		} else {
+			names[i] = fmt.Sprintf("run %d", i+1)
+		}
+	}
+	return names
+}
+
+// buildConfig shows the first run's configuration and, when there are
+// several runs, every property on which they differ.
+func buildConfig(runs []*export.Results, names []string) *configView {
+	cv := &configView{Source: names[0]}
+	keys := sortedKeys(runs[0].Config)
+	for _, k := range keys {
+		cv.Rows = append(cv.Rows, [2]string{k, redact.Text(runs[0].Config[k])})
+	}
+	if len(runs) < 2 {
+		return cv
+	}
+	all := map[string]bool{}
+	for _, r := range runs {
+		for k := range r.Config {
+			all[k] = true
+		}
+	}
+	cv.DiffHead = names
+	for _, k := range sortedKeys(all) {
+		vals := make([]string, len(runs))
+		differ := false
+		for i, r := range runs {
+			v, ok := r.Config[k]
+			vals[i] = "—"
+			if ok {
+				vals[i] = redact.Text(v)
+			}
+			if vals[i] != vals[0] {
+				differ = true
+			}
+		}
+		if differ {
+			cv.DiffRows = append(cv.DiffRows, diffRow{Key: k, Values: vals})
+		}
+	}
+	return cv
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,289 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/export"
+)
+
+func render(t testing.TB, in *Input) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Render(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestRenderGolden(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		input func(testing.TB) *Input
+	}{
+		// One run with intended latency, failures, a spike and metrics.
+		{"single.golden.html", singleInput},
+		// A thread sweep with a knee and a comparison, one run partial.
+		{"sweep.golden.html", sweepInput},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			golden(t, tc.name, []byte(render(t, tc.input(t))))
+		})
+	}
+}
+
+// svgRE finds the charts of a page.
+var svgRE = regexp.MustCompile(`(?s)<svg class="chart".*?</svg>`)
+
+// TestRenderCharts checks what a reader relies on beyond the exact bytes:
+// every chart is well-formed SVG with a drawn line or bar and a title, has a
+// one-sentence caption, and the page runs no script and loads nothing.
+func TestRenderCharts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		input      func(testing.TB) *Input
+		wantCharts int
+		wantText   []string
+	}{
+		{"single", singleInput,
+			// throughput, READ and UPDATE latency, spectrum, 2 server
+			// (connections, opcounters), 4 host (cpu, disk rates, disk
+			// throughput, memory)
+			1 + 2 + 1 + 2 + 4,
+			[]string{
+				"Workload B on db1",
+				"READ-FAILED",
+				"OK 7,337 · TIMEOUT 3",
+				"READ p99 spiked to",
+				"Dashed lines are intended latency",
+				"Not reported by this server: wiredtiger_cache.bytes_in_cache, wiredtiger_cache.hit_ratio.",
+				"Not reported by this host: cpu.steal_pct.",
+				"admin:***@db1",
+			}},
+		{"sweep", sweepInput,
+			// 3 sweep, 2 comparison (throughput, latency), 3 runs ×
+			// (throughput, 2 latency, spectrum)
+			3 + 2 + 3*4,
+			[]string{
+				"Throughput stops rising at 8 threads",
+				"p99 rose 3.2× from 8 to 64 threads while throughput grew 6%.",
+				"knee: 8 threads",
+				"WiredTiger&#43;zstd&#39;s READ p99 is 31% lower than WiredTiger&#39;s (significant, p=0.003).",
+				"31% better",
+				"22% worse",
+				"Where the runs differ",
+				"Run 3 (threads=64) was interrupted before its end",
+				`class="knee"`,
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out := render(t, tc.input(t))
+			for _, bad := range []string{"<script", "http://", "https://", "@import", "url(", "NaN", "Inf", "ZgotmplZ", "s3cret"} {
+				// The SVG namespace is the one URL a page may name.
+				if strings.Contains(strings.ReplaceAll(out, `xmlns="http://www.w3.org/2000/svg"`, ""), bad) {
+					t.Errorf("report contains %q", bad)
+				}
+			}
+			for _, s := range tc.wantText {
+				if !strings.Contains(out, s) {
+					t.Errorf("report lacks %q", s)
+				}
+			}
+			charts := svgRE.FindAllString(out, -1)
+			if len(charts) != tc.wantCharts {
+				t.Errorf("got %d charts, want %d", len(charts), tc.wantCharts)
+			}
+			for i, c := range charts {
+				if err := wellFormed(c); err != nil {
+					t.Errorf("chart %d is not well-formed XML: %v", i, err)
+				}
+				if !strings.Contains(c, `<path class="line" d="M`) && !strings.Contains(c, "<rect x=") {
+					t.Errorf("chart %d draws nothing: %.200s", i, c)
+				}
+				if !strings.Contains(c, "<title>") {
+					t.Errorf("chart %d has no title", i)
+				}
+			}
+			if n, m := strings.Count(out, `<span class="sentence">`), len(charts); n != m {
+				t.Errorf("%d captions for %d charts", n, m)
+			}
+			for _, s := range regexp.MustCompile(`<span class="sentence">([^<]*)</span>`).FindAllStringSubmatch(out, -1) {
+				if !strings.HasSuffix(s[1], ".") || strings.Count(strings.TrimSuffix(s[1], "."), ". ") > 0 {
+					t.Errorf("caption is not one sentence: %q", s[1])
+				}
+			}
+		})
+	}
+}
+
+// wellFormed reports whether s is well-formed XML.
+func wellFormed(s string) error {
+	d := xml.NewDecoder(strings.NewReader(s))
+	d.Strict = true
+	for {
+		_, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		in   *Input
+		want string
+	}{
+		{"nil input", nil, "no input"},
+		{"empty input", &Input{}, "nothing to report"},
+		{"nil run", &Input{Runs: []*export.Results{nil}}, "run 1 is nil"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var buf bytes.Buffer
+			err := Render(&buf, tc.in)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got error %v, want one containing %q", err, tc.want)
+			}
+			if buf.Len() != 0 {
+				t.Errorf("wrote %d bytes despite the error", buf.Len())
+			}
+		})
+	}
+}
+
+// TestRenderDegenerate renders inputs with nothing much in them: each must
+// still give a page, with a note where a chart cannot be drawn.
+func TestRenderDegenerate(t *testing.T) {
+	t.Parallel()
+	run := synthRun(t, runSpec{threads: 1, seconds: 1, opsPerSec: 100, readUs: 100, updateUs: 100})
+	noHist := *run
+	noHist.Measurements = []export.MeasurementResult{{Name: "READ", Op: "READ", Service: &export.LatencyResult{Count: 5, MeanUs: 3}}}
+	merged := *run
+	merged.Intervals = []export.IntervalResult{{Index: 0, EndS: 1, Operations: 5, OpsPerSec: 5,
+		Measurements: []export.MeasurementResult{{Name: "READ", Op: "READ", Service: &export.LatencyResult{Count: 5}}}}}
+	badMetrics := *run
+	badMetrics.Extra = map[string]any{ExtraServerMetrics: "not an array"}
+	for _, tc := range []struct {
+		name string
+		in   *Input
+		want string
+	}{
+		{"one interval", &Input{Runs: []*export.Results{run}, Generated: fixedGenerated}, "Throughput held at"},
+		{"no histogram", &Input{Runs: []*export.Results{&noHist}, Generated: fixedGenerated}, "histograms of this results file cannot be read"},
+		{"merged intervals", &Input{Runs: []*export.Results{&merged}, Generated: fixedGenerated}, "these intervals carry no percentiles"},
+		{"bad metrics", &Input{Runs: []*export.Results{&badMetrics}, Generated: fixedGenerated}, "These metrics cannot be read"},
+		{"empty sweep", &Input{Sweep: &Sweep{Varied: "threadcount"}, Generated: fixedGenerated}, "The sweep has no points."},
+		{"empty comparison", &Input{Comparison: &Comparison{}, Generated: fixedGenerated}, "Comparison: B against A"},
+		{"single-point sweep", &Input{Sweep: &Sweep{Varied: "recordcount", Points: []SweepPoint{{X: 1e6, Throughput: 5, P99us: 10, Trials: 1}}}, Generated: fixedGenerated},
+			"The sweep has a single point: 5 ops/s at recordcount 1,000,000."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out := render(t, tc.in)
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("report lacks %q", tc.want)
+			}
+			if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
+				t.Errorf("report prints a non-finite number")
+			}
+		})
+	}
+}
+
+func BenchmarkRender(b *testing.B) {
+	// An hour at one-second intervals: the largest time series a report
+	// commonly draws.
+	in := &Input{Runs: []*export.Results{synthRun(b, runSpec{threads: 32, seconds: 3600, opsPerSec: 20, readUs: 500, updateUs: 800, metrics: true})},
+		Generated: fixedGenerated}
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := Render(&buf, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "bytes/report")
+}
+
+// TestComparisonLayout checks that a comparison of sweep points (many rows,
+// long names) is split into charts that stay readable.
+func TestComparisonLayout(t *testing.T) {
+	t.Parallel()
+	c := &Comparison{A: "2.6", B: "3.0"}
+	for _, th := range []string{"1", "8", "64"} {
+		c.Rows = append(c.Rows, CompareRow{Op: "threadcount=" + th, Figure: "throughput", A: 100, B: 120, RelDiff: 0.2, HigherIsBetter: true, P: 0.5})
+		for _, op := range []string{"READ", "UPDATE"} {
+			for _, fig := range []string{"p50", "p99"} {
+				c.Rows = append(c.Rows, CompareRow{Op: "threadcount=" + th + " " + op, Figure: fig, A: 1000, B: 900, RelDiff: -0.1, Significant: true, P: 0.01})
+			}
+		}
+	}
+	cv := buildComparison(c)
+	// 3 throughputs in one chart; 12 latencies are too many for one, so
+	// one chart per point and operation.
+	if got, want := len(cv.Figures), 1+6; got != want {
+		t.Fatalf("%d charts, want %d", got, want)
+	}
+	ids := map[string]bool{}
+	for _, f := range cv.Figures {
+		if ids[f.ID] || !regexp.MustCompile(`^[a-z0-9-]+$`).MatchString(f.ID) {
+			t.Errorf("figure id %q is repeated or not a plain id", f.ID)
+		}
+		ids[f.ID] = true
+		if n := strings.Count(string(f.SVG), `<g class="bars">`); n > maxBarGroups || n == 0 {
+			t.Errorf("%s has %d groups of bars", f.ID, n)
+		}
+	}
+	if !ids["comparison-threadcount-8-read"] {
+		t.Errorf("no chart for threadcount=8 READ among %v", ids)
+	}
+	if got := cv.Rows[1].Name; got != "threadcount=1 READ p50" {
+		t.Errorf("row name %q", got)
+	}
+	// More than maxBarGroups throughputs are split into parts.
+	many := &Comparison{}
+	for i := range 10 {
+		many.Rows = append(many.Rows, CompareRow{Op: "op" + formatX(float64(i)), Figure: "throughput", A: 1, B: 2, RelDiff: 1})
+	}
+	figs := buildComparison(many).Figures
+	if len(figs) != 2 || figs[0].Title != "Throughput: B against A (1 of 2)" || figs[1].ID != "comparison-throughput-2" {
+		t.Errorf("10 throughputs: %d charts, first %q", len(figs), figs[0].Title)
+	}
+}
+
+func TestWrapLabel(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		label string
+		width float64
+		want  []string
+	}{
+		{"READ p99", 200, []string{"READ p99"}},
+		{"threadcount=8 READ throughput", 100, []string{"threadcount=8", "READ", "throughput"}},
+		// A word too long for a line breaks after its '='.
+		{"threadcount=128 READ", 100, []string{"threadcount=", "128 READ"}},
+		{"a b c d e f", 10, []string{"a", "b", "c…"}},
+		// A single word too long for the band stays whole.
+		{"READ-MODIFY-WRITE", 40, []string{"READ-MODIFY-WRITE"}},
+	} {
+		if got := wrapLabel(tc.label, tc.width); !slices.Equal(got, tc.want) {
+			t.Errorf("wrapLabel(%q, %g) = %q, want %q", tc.label, tc.width, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,523 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/redact"
+)
+
+// opColor gives each operation the same colour in every chart.
+func opColor(name string) string {
+	name = strings.TrimPrefix(name, "Intended-")
+	name = strings.TrimSuffix(name, "-FAILED")
+	op, ok := db.ParseOp(name)
+	if !ok || op == db.Cleanup {
+		return palette[len(palette)-1]
+	}
+	return palette[int(op)%(len(palette)-1)]
+}
+
+// charted reports whether an operation gets lines in the charts. CLEANUP
+// is timed once per worker at the end; its few samples would only add
+// noise to the charts (the summary table still lists it).
+func charted(op string) bool { return op != db.Cleanup.String() }
+
+// buildRun builds the section of one run.
+func buildRun(i int, r *export.Results, name string) runView {
+	rv := runView{ID: fmt.Sprintf("run-%d", i+1), Name: capitalize(name), Partial: r.Partial}
+	if len(r.Command) > 0 {
+		rv.Command = strings.Join(redact.Args(r.Command), " ")
+	}
+	rv.Overall = fmt.Sprintf("[OVERALL] RunTime %s ms · Throughput %s ops/sec · %s operations",
+		formatInt(r.RuntimeMs), formatNum(r.ThroughputOpsSec), formatInt(r.Operations))
+	rv.Summary = summaryRows(r)
+	if r.RecordStalls > 0 || r.ClampedValues > 0 {
+		rv.Notes = append(rv.Notes, fmt.Sprintf("%s operations waited for the collector to record them; %s latencies fell outside the histogram's range and were recorded at its bound.",
+			formatInt(r.RecordStalls), formatInt(r.ClampedValues)))
+	}
+	id := rv.ID
+	if f, ok := throughputFigure(id, r); ok {
+		rv.Figures = append(rv.Figures, f)
+	}
+	figs, notes := latencyFigures(id, r)
+	rv.Figures = append(rv.Figures, figs...)
+	rv.Notes = append(rv.Notes, notes...)
+	if f, note := spectrumFigure(id, r); note != "" {
+		rv.Notes = append(rv.Notes, note)
+	} else {
+		rv.Figures = append(rv.Figures, f)
+	}
+	for _, src := range []struct{ key, title, who string }{
+		{ExtraServerMetrics, "Server metrics", "server"},
+		{ExtraHostMetrics, "Host metrics", "host"},
+	} {
+		v, ok := r.Extra[src.key]
+		if !ok || v == nil {
+			continue
+		}
+		rv.Metrics = append(rv.Metrics, metricsSection(id+"-"+src.who, src.title, src.who, v, r.Start))
+	}
+	return rv
+}
+
+// summaryRows is YCSB's text summary as a table: service latency first,
+// then intended latency, each in the results file's order.
+func summaryRows(r *export.Results) []summaryRow {
+	var rows []summaryRow
+	add := func(m export.MeasurementResult, lr *export.LatencyResult, intended bool) {
+		name := m.Name
+		if intended {
+			name = "Intended-" + name
+		}
+		row := summaryRow{Name: name, Failed: m.Failed, Intended: intended, Count: formatInt(lr.Count)}
+		if lr.Count > 0 {
+			row.Avg = formatNum(lr.MeanUs)
+			row.Max = formatInt(lr.MaxUs)
+			pct := func(k string) string {
+				v, ok := lr.PercentilesUs[k]
+				if !ok {
+					return "–"
+				}
+				return formatInt(v)
+			}
+			row.P50, row.P95, row.P99, row.P999 = pct("50"), pct("95"), pct("99"), pct("99.9")
+		} else {
+			row.Avg, row.Max, row.P50, row.P95, row.P99, row.P999 = "–", "–", "–", "–", "–", "–"
+		}
+		if !m.Failed && !intended {
+			row.Returns = statusText(r.Status[m.Op])
+		}
+		rows = append(rows, row)
+	}
+	for _, m := range r.Measurements {
+		if m.Service != nil {
+			add(m, m.Service, false)
+		}
+	}
+	for _, m := range r.Measurements {
+		if m.Intended != nil {
+			add(m, m.Intended, true)
+		}
+	}
+	return rows
+}
+
+// statusText lists status counts in the order YCSB defines the statuses:
+// "OK 196,890 · NOT_FOUND 12".
+func statusText(counts map[string]int64) string {
+	names := sortedKeys(counts)
+	sort.SliceStable(names, func(i, j int) bool {
+		a, aok := db.ParseStatus(names[i])
+		b, bok := db.ParseStatus(names[j])
+		if aok != bok {
+			return aok
+		}
+		return aok && a < b
+	})
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		if counts[n] != 0 {
+			parts = append(parts, n+" "+formatInt(counts[n]))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// throughputFigure charts the operations per second of every status
+// interval, in total and per operation.
+func throughputFigure(id string, r *export.Results) (figureView, bool) {
+	if len(r.Intervals) == 0 {
+		return figureView{}, false
+	}
+	total := series{name: "all operations", color: colorTotal}
+	perOp := map[string]*series{}
+	var opOrder []string
+	end := 0.0
+	var capPts []tsPoint
+	tips := hasMarkers(len(r.Intervals))
+	for _, iv := range r.Intervals {
+		end = math.Max(end, iv.EndS)
+		pt := point{x: iv.EndS, y: iv.OpsPerSec}
+		if tips {
+			pt.tip = formatSeconds(iv.EndS) + ": " + formatRate(iv.OpsPerSec)
+		}
+		total.points = append(total.points, pt)
+		capPts = append(capPts, tsPoint{t: iv.EndS, v: iv.OpsPerSec})
+		dur := iv.EndS - iv.StartS
+		for _, m := range iv.Measurements {
+			lr := m.Service
+			if lr == nil {
+				lr = m.Intended
+			}
+			if lr == nil || !charted(m.Op) {
+				continue
+			}
+			s := perOp[m.Name]
+			if s == nil {
+				s = &series{name: m.Name, color: opColor(m.Name), dashed: m.Failed}
+				perOp[m.Name] = s
+				opOrder = append(opOrder, m.Name)
+			}
+			v := math.NaN()
+			if dur > 0 {
+				v = float64(lr.Count) / dur
+			}
+			pt := point{x: iv.EndS, y: v}
+			if tips {
+				pt.tip = formatSeconds(iv.EndS) + ": " + m.Name + " " + formatRate(v)
+			}
+			s.points = append(s.points, pt)
+		}
+	}
+	c := lineChart{
+		title:  "Throughput over time",
+		x:      timeAxis(end),
+		xLabel: "time since start",
+		yLabel: "operations per second",
+	}
+	c.series = append(c.series, total)
+	// With one kind of operation its line would lie on the total's.
+	if len(opOrder) > 1 || (len(opOrder) == 1 && opOrder[0] != "" && hasFailed(perOp)) {
+		sortOps(opOrder)
+		for _, n := range opOrder {
+			c.series = append(c.series, *perOp[n])
+		}
+	}
+	hi := 0.0
+	for _, s := range c.series {
+		for _, p := range s.points {
+			if isFinite(p.y) {
+				hi = math.Max(hi, p.y)
+			}
+		}
+	}
+	c.y = newLinearAxis(0, hi, true, formatCompact)
+	return figureView{
+		ID:       id + "-throughput",
+		Title:    "Throughput over time",
+		Sentence: throughputCaption(capPts),
+		Note:     "Operations completed per second in each status interval, plotted at the interval's end" + perOpNote(hasFailed(perOp)) + ".",
+		SVG:      template.HTML(c.render()),
+	}, true
+}
+
+func perOpNote(perOp bool) string {
+	if perOp {
+		return "; dashed lines are failed operations"
+	}
+	return ""
+}
+
+func hasFailed(m map[string]*series) bool {
+	for _, s := range m {
+		if s.dashed {
+			return true
+		}
+	}
+	return false
+}
+
+// sortOps orders measurement names as the summary does: by operation, then
+// successes before failures.
+func sortOps(names []string) {
+	rank := func(n string) int {
+		failed := strings.HasSuffix(n, "-FAILED")
+		op, ok := db.ParseOp(strings.TrimSuffix(n, "-FAILED"))
+		r := db.NumOps * 2
+		if ok {
+			r = int(op) * 2
+		}
+		if failed {
+			r++
+		}
+		return r
+	}
+	sort.SliceStable(names, func(i, j int) bool {
+		ri, rj := rank(names[i]), rank(names[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return names[i] < names[j]
+	})
+}
+
+// Colours of the percentile lines of latency over time: light to dark as the
+// percentile rises.
+var percentileColors = map[string]string{"50": "#009E73", "95": "#E69F00", "99": "#D55E00"}
+
+// latencyFigures charts p50, p95 and p99 over time, one chart per
+// operation.
+func latencyFigures(id string, r *export.Results) ([]figureView, []string) {
+	type opSeries struct {
+		name string
+		pts  map[string][]tsPoint
+	}
+	byOp := map[string]*opSeries{}
+	var order []string
+	end := 0.0
+	missing := false
+	intended := false
+	for _, iv := range r.Intervals {
+		end = math.Max(end, iv.EndS)
+		for _, m := range iv.Measurements {
+			if m.Failed || !charted(m.Op) {
+				continue
+			}
+			lr := m.Service
+			if lr == nil {
+				lr, intended = m.Intended, true
+			}
+			if lr == nil || lr.Count == 0 {
+				continue
+			}
+			if lr.PercentilesUs == nil {
+				missing = true
+				continue
+			}
+			s := byOp[m.Name]
+			if s == nil {
+				s = &opSeries{name: m.Name, pts: map[string][]tsPoint{}}
+				byOp[m.Name] = s
+				order = append(order, m.Name)
+			}
+			for _, k := range []string{"50", "95", "99"} {
+				if v, ok := lr.PercentilesUs[k]; ok {
+					s.pts[k] = append(s.pts[k], tsPoint{t: iv.EndS, v: float64(v)})
+				}
+			}
+		}
+	}
+	var notes []string
+	if missing && len(order) == 0 {
+		notes = append(notes, "Latency over time is not shown: these intervals carry no percentiles (intervals merged from several clients cannot combine them).")
+	}
+	kind := "service"
+	if intended {
+		kind = "intended"
+	}
+	sortOps(order)
+	var figs []figureView
+	for _, name := range order {
+		s := byOp[name]
+		lo, hi := math.Inf(1), 0.0
+		for _, pts := range s.pts {
+			for _, p := range pts {
+				if p.v > 0 {
+					lo = math.Min(lo, p.v)
+				}
+				hi = math.Max(hi, p.v)
+			}
+		}
+		c := lineChart{
+			title:  name + " latency over time",
+			x:      timeAxis(end),
+			y:      latencyAxis(lo, hi),
+			xLabel: "time since start",
+			yLabel: kind + " latency",
+		}
+		for _, k := range []string{"50", "95", "99"} {
+			ls := series{name: "p" + k, color: percentileColors[k]}
+			tips := hasMarkers(len(s.pts[k]))
+			for _, p := range s.pts[k] {
+				pt := point{x: p.t, y: p.v}
+				if tips {
+					pt.tip = formatSeconds(p.t) + ": " + name + " p" + k + " " + formatLatency(p.v)
+				}
+				ls.points = append(ls.points, pt)
+			}
+			c.series = append(c.series, ls)
+		}
+		figs = append(figs, figureView{
+			ID:       id + "-latency-" + strings.ToLower(name),
+			Title:    name + " latency over time",
+			Sentence: latencyTimeCaption(name, s.pts["50"], s.pts["99"]),
+			Note:     "The " + kind + " latency percentiles of each status interval, plotted at the interval's end" + axisNote(c.y) + ".",
+			SVG:      template.HTML(c.render()),
+		})
+	}
+	return figs, notes
+}
+
+func axisNote(a axis) string {
+	if a.kind == logAxis {
+		return "; the latency axis is logarithmic"
+	}
+	return ""
+}
+
+// spectrumFigure charts the percentile distribution of every operation's
+// whole-run histogram, or says why it cannot.
+func spectrumFigure(id string, r *export.Results) (figureView, string) {
+	sum, err := r.Summary()
+	if err != nil {
+		return figureView{}, "The percentile spectrum is not shown: the histograms of this results file cannot be read (" + err.Error() + ")."
+	}
+	var ss []series
+	var lines []spectrumLine
+	lo, hi, maxCount := math.Inf(1), 0.0, int64(0)
+	hasIntended := false
+	for _, m := range sum.Measurements {
+		if m.Failed || !charted(m.Op.String()) {
+			continue
+		}
+		for _, h := range []struct {
+			hist     *hdrhistogram.Histogram
+			intended bool
+		}{{m.Service, false}, {m.Intended, true}} {
+			if h.hist == nil || h.hist.TotalCount() == 0 {
+				continue
+			}
+			name := m.Name
+			if h.intended {
+				name += " (intended)"
+				hasIntended = true
+			}
+			pts := spectrumPoints(h.hist, name)
+			for _, p := range pts {
+				if p.y > 0 {
+					lo = math.Min(lo, p.y)
+				}
+				hi = math.Max(hi, p.y)
+			}
+			maxCount = max(maxCount, h.hist.TotalCount())
+			ss = append(ss, series{name: name, color: opColor(m.Name), dashed: h.intended, points: pts})
+			if !h.intended || m.Service == nil {
+				ps := measure.Percentiles(h.hist, []float64{50, 99, 99.9})
+				lines = append(lines, spectrumLine{name: m.Name, count: h.hist.TotalCount(),
+					p50: float64(ps[0]), p99: float64(ps[1]), p999: float64(ps[2]), maxV: float64(h.hist.Max())})
+			}
+		}
+	}
+	if len(ss) == 0 {
+		return figureView{}, "The percentile spectrum is not shown: no operation succeeded."
+	}
+	c := lineChart{
+		title:  "Percentile spectrum",
+		x:      newPercentileAxis(100 * (1 - 1/float64(min(maxCount, 1_000_000)))),
+		y:      latencyAxis(lo, hi),
+		xLabel: "percentile (each step to the right is ten times rarer)",
+		yLabel: "latency",
+		series: ss,
+	}
+	note := "Latency at each percentile of the whole run, from the HDR histograms; the last point of each line is its maximum" + axisNote(c.y) + "."
+	if hasIntended {
+		note += " Dashed lines are intended latency, counted from when each operation should have started."
+	}
+	return figureView{
+		ID:       id + "-spectrum",
+		Title:    "Percentile spectrum",
+		Sentence: spectrumCaption(lines),
+		Note:     note,
+		SVG:      template.HTML(c.render()),
+	}, ""
+}
+
+// spectrumPoints samples h at ten percentiles per decade of the HDR scale
+// (0%, 20.6%, 36.9%, … 90%, … 99%, …) up to one in as many values as it
+// holds (one in a million at most), then its maximum.
+func spectrumPoints(h *hdrhistogram.Histogram, name string) []point {
+	n := h.TotalCount()
+	if n == 0 {
+		return nil
+	}
+	top := float64(min(n, 1_000_000))
+	var ps []float64
+	for k := 0; ; k++ {
+		odds := math.Pow(10, float64(k)/10)
+		if odds >= top*(1-1e-9) {
+			break
+		}
+		ps = append(ps, 100*(1-1/odds))
+	}
+	vals := measure.Percentiles(h, ps)
+	pts := make([]point, 0, len(ps)+1)
+	for i, q := range ps {
+		pts = append(pts, point{x: q, y: float64(vals[i]), tip: name + " p" + formatPercentile(q) + ": " + formatLatency(float64(vals[i]))})
+	}
+	pts = append(pts, point{x: 100 * (1 - 1/top), y: float64(h.Max()), tip: name + " max: " + formatLatency(float64(h.Max()))})
+	return pts
+}
+
+// formatPercentile formats a percentile with the digits that matter: one
+// decimal in the body, one more for each nine of the tail ("36.9",
+// "99.99"), and none that are zero.
+func formatPercentile(q float64) string {
+	decimals := max(1, int(math.Ceil(hdrOdds(q)))-2)
+	return trimZeros(strconv.FormatFloat(q, 'f', decimals, 64))
+}
+
+// metricsSection charts a run's server or host metrics.
+func metricsSection(id, title, who string, v any, start time.Time) metricsView {
+	mv := metricsView{Title: title}
+	d, err := parseMetrics(v, start)
+	if err != nil {
+		mv.Notes = append(mv.Notes, "These metrics cannot be read: "+err.Error()+".")
+		return mv
+	}
+	if d.skipped > 0 {
+		mv.Notes = append(mv.Notes, fmt.Sprintf("%s samples without a time were left out.", formatInt(int64(d.skipped))))
+	}
+	if d.truncated {
+		mv.Notes = append(mv.Notes, fmt.Sprintf("Only the first %d fields are shown.", maxMetricSeries))
+	}
+	if len(d.absent) > 0 {
+		mv.Absent = "Not reported by this " + who + ": " + strings.Join(d.absent, ", ") + "."
+	}
+	for gi, g := range d.groups {
+		if !g.hasValues() {
+			continue
+		}
+		vs := g.allValues()
+		hi := slices.Max(vs)
+		lo := math.Min(0, slices.Min(vs))
+		y := newLinearAxis(lo, hi, true, unitTick(g.unit))
+		if (g.unit == "bytes" || g.unit == "bytes/s") && lo >= 0 {
+			y = newBytesAxis(hi, unitTick(g.unit))
+		}
+		c := lineChart{
+			x:      timeAxis(g.lastTime()),
+			y:      y,
+			xLabel: "time since start",
+			yLabel: unitTitle(g.unit),
+		}
+		name := g.prefix
+		if name == "" {
+			name = who
+		}
+		c.title = name + " (" + unitTitle(g.unit) + ")"
+		for si, s := range g.series {
+			ls := series{name: s.name, color: palette[si%len(palette)]}
+			tips := hasMarkers(len(s.points))
+			for _, p := range s.points {
+				pt := point{x: p.t, y: p.v}
+				if tips {
+					pt.tip = formatSeconds(p.t) + ": " + s.name + " " + formatUnit(p.v, g.unit)
+				}
+				ls.points = append(ls.points, pt)
+			}
+			c.series = append(c.series, ls)
+		}
+		mv.Figures = append(mv.Figures, figureView{
+			ID:       fmt.Sprintf("%s-%d", id, gi+1),
+			Title:    c.title,
+			Sentence: metricsCaption(name, g.series, g.unit),
+			SVG:      template.HTML(c.render()),
+		})
+	}
+	if len(mv.Figures) == 0 && mv.Absent == "" && len(mv.Notes) == 0 {
+		mv.Notes = append(mv.Notes, "No "+who+" metric was recorded.")
+	}
+	return mv
+}
