@@ -27,7 +27,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no command", []string{"bench"}, `unknown command "bench": accepted commands are load, run, server, version, help`},
+		{"no command", []string{"bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, compare, history, report, calibrate, version, help`},
 		{"unknown binding", []string{"run", "cassandra", "-P", "workloada"}, `unknown binding "cassandra": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},
 		// The URL typed where the binding goes: quoted back, password masked.
 		{"URL as binding", []string{"run", "mongodb://u:S3NTINEL@h/db"}, `unknown binding "mongodb://u:***@h/db"`},

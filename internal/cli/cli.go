@@ -62,7 +62,12 @@ const usage = `mongobench benchmarks MongoDB with YCSB's workloads and command l
 usage:
   mongobench load mongodb [-P file]... [-p name=value]... [-threads N] [-target N] [-l label] [-s]
   mongobench run  mongodb [-P file]... [-p name=value]... [-threads N] [-target N] [-l label] [-s]
-  mongobench server [--addr HOST:PORT] [--data-dir DIR]
+  mongobench server [--addr HOST:PORT] [--data-dir DIR] [--null]
+  mongobench sweep [run|load] mongodb [load/run flags] --vary NAME=V1,V2,... [--repeat N] [--discard-first] [--out-dir DIR]
+  mongobench compare A B [C...] [--alpha P]
+  mongobench history [--label L] [--sweep ID] [--limit N]
+  mongobench report RESULTS... [-o report.html]
+  mongobench calibrate [-threads LIST] [-P file]... [-p name=value]... [--repeat N] [--json PATH]
   mongobench version
   mongobench help [command]
 
@@ -122,12 +127,22 @@ func Main(ctx context.Context, args []string, env Env) int {
 		err = runBench(ctx, cmd, args[1:], env)
 	case "server":
 		err = runServer(ctx, args[1:], env)
+	case "sweep":
+		err = runSweep(ctx, args[1:], env)
+	case "compare":
+		err = runCompare(ctx, args[1:], env)
+	case "history":
+		err = runHistory(ctx, args[1:], env)
+	case "report":
+		err = runReportCmd(ctx, args[1:], env)
+	case "calibrate":
+		err = runCalibrate(ctx, args[1:], env)
 	case "version", "--version", "-version":
 		fmt.Fprintf(env.Stdout, "mongobench %s\n", Version)
 	case "help", "-h", "--help", "-help":
 		err = runHelp(args[1:], env)
 	default:
-		err = badInputf("unknown command %q: accepted commands are load, run, server, version, help", cmd)
+		err = badInputf("unknown command %q: accepted commands are load, run, server, sweep, compare, history, report, calibrate, version, help", cmd)
 	}
 	return report(err, env)
 }
@@ -142,8 +157,18 @@ func runHelp(args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "usage: mongobench %s mongodb [flags]\n\n%s\n", args[0], benchFlagsHelp)
 	case "server":
 		fmt.Fprintln(env.Stdout, serverHelp)
+	case "sweep":
+		fmt.Fprintln(env.Stdout, sweepHelp)
+	case "compare":
+		fmt.Fprintln(env.Stdout, compareHelp)
+	case "history":
+		fmt.Fprintln(env.Stdout, historyHelp)
+	case "report":
+		fmt.Fprintln(env.Stdout, reportHelp)
+	case "calibrate":
+		fmt.Fprintln(env.Stdout, calibrateHelp)
 	default:
-		return badInputf("unknown command %q: accepted commands are load, run, server, version, help", args[0])
+		return badInputf("unknown command %q: accepted commands are load, run, server, sweep, compare, history, report, calibrate, version, help", args[0])
 	}
 	return nil
 }

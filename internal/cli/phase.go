@@ -30,7 +30,7 @@ type phaseConfig struct {
 	monitor    *driver.Client // samples server metrics; nil for none
 	localHost  bool           // the server runs on this machine
 	journal    string         // path of the interval journal; "" for none
-	meta       export.Meta // what the journal's header says of the run
+	meta       export.Meta    // what the journal's header says of the run
 }
 
 type phaseOutput struct {

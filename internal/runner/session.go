@@ -31,8 +31,8 @@ type failureLimit struct {
 	max        int64
 	count      atomic.Int64
 	duplicates atomic.Int64
-	reached atomic.Bool
-	stop    func()
+	reached    atomic.Bool
+	stop       func()
 }
 
 // noteErr counts duplicate-key failures too, so a re-load can say why it

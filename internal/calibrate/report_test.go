@@ -1,0 +1,142 @@
+package calibrate
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fixedReport is a calibration as Run would return it, with figures chosen
+// so that one goal holds, one does not and the rest are not measured.
+func fixedReport() *Report {
+	fig := func(ops, cpu, user, server float64, p50, p99 int64, rssMiB, util float64) Figures {
+		return Figures{
+			Operations: 100_000, Seconds: 100_000 / ops, OpsPerSec: ops,
+			CPUPerOpUs: cpu, UserPerOpUs: user, SystemPerOpUs: cpu - user, ServerCPUPerOpUs: server,
+			P50Us: p50, P99Us: p99, PeakRSSBytes: int64(rssMiB * (1 << 20)), Utilization: util,
+		}
+	}
+	r := &Report{
+		Workload: "workloadc", Operations: 100_000, RecordCount: 20_000, FieldCount: 10, FieldLength: 100, Repeats: 3,
+		Server: ServerChild, ServerURI: "mongodb://127.0.0.1:40123/?directConnection=true",
+		Host:  Host{CPUs: 2, GOMAXPROCS: 2, AllowedCPUs: 2, GoVersion: "go1.26.0", OS: "linux", Arch: "amd64", DriverVersion: "v2.9.3"},
+		Start: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC),
+		End:   time.Date(2025, 3, 1, 12, 1, 30, 0, time.UTC),
+	}
+	for _, s := range []struct {
+		threads  int
+		mb, bare Figures
+	}{
+		{1, fig(9306, 62.5, 40.1, 30.2, 95, 180, 28.1, 0.45), fig(11002, 50, 31, 29.9, 80, 150, 22.4, 0.42)},
+		{16, fig(41234.6, 25.4, 17, 18.5, 350, 1200, 35.2, 0.97), fig(43001, 23.1, 15.2, 18.1, 330, 1100, 30, 0.96)},
+	} {
+		mb, bare := s.mb, s.bare
+		pct := 100 * (mb.CPUPerOpUs/bare.CPUPerOpUs - 1)
+		r.Sweep = append(r.Sweep, Point{
+			Name: "workloadc", Phase: "run", Threads: s.threads, Mongobench: mb, Bare: &bare, OverheadPct: &pct,
+			MongobenchTrials: []Figures{mb}, BareTrials: []Figures{bare},
+		})
+	}
+	wa := fig(30500, 31.2, 20, 22, 420, 1500, 36, 0.98)
+	wa.Failed = 3
+	load := fig(20100, 44.9, 30, 25, 700, 2500, 40, 0.99)
+	r.Extras = []Point{
+		{Name: "workloada", Phase: "run", Threads: 16, Mongobench: wa, MongobenchTrials: []Figures{wa}},
+		{Name: "load batchsize=1", Phase: "load", Threads: 16, BatchSize: 1, Mongobench: load, MongobenchTrials: []Figures{load}},
+	}
+	r.finish()
+	r.End = time.Date(2025, 3, 1, 12, 1, 30, 0, time.UTC)
+	return r
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run with -update if the change is meant):\n%s", name, got)
+	}
+}
+
+func TestWriteReportGolden(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	if err := WriteReport(&b, fixedReport()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.golden", b.Bytes())
+}
+
+func TestWriteJSONGolden(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	if err := WriteJSON(&b, fixedReport()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.golden.json", b.Bytes())
+	var back Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Sweep) != 2 || *back.Sweep[1].OverheadPct != *fixedReport().Sweep[1].OverheadPct {
+		t.Errorf("JSON does not read back: %+v", back)
+	}
+}
+
+func TestGoals(t *testing.T) {
+	t.Parallel()
+	r := fixedReport()
+	verdicts := map[string]string{}
+	for _, g := range r.Goals {
+		v := "not measured"
+		if g.Measured {
+			v = map[bool]string{true: "holds", false: "does not hold"}[g.Holds]
+		}
+		verdicts[g.Name] = v
+	}
+	want := map[string]string{
+		// 25.4 / 23.1 = 1.10
+		"CPU/op at 16 threads ≤ 1.2× the bare driver loop": "holds",
+		// 62.5 / 50 = 1.25
+		"CPU/op at 1 thread ≤ 1.2× the bare driver loop": "does not hold",
+		// 31.2 / 25.4 = 1.23
+		"workloada CPU/op at 16 threads ≤ 1.5× the 16-thread workloadc figure": "holds",
+		// 44.9 / 25.4 = 1.77
+		"load batchsize=1 CPU/op at 16 threads ≤ 1.5× the 16-thread workloadc figure": "does not hold",
+		"peak RSS ≤ 100 MiB at 1000 threads":                                          "not measured",
+		"memory flat (±10%) from 10^6 to 10^8 operations":                             "not measured",
+	}
+	for name, v := range want {
+		if verdicts[name] != v {
+			t.Errorf("goal %q: %q, want %q (all: %v)", name, verdicts[name], v, verdicts)
+		}
+	}
+	if len(verdicts) != len(want) {
+		t.Errorf("goals %v, want %v", verdicts, want)
+	}
+
+	// A sweep with 1000 threads judges the memory goal.
+	big := fixedReport()
+	big.Sweep = append(big.Sweep, Point{Name: "workloadc", Threads: 1000, Mongobench: Figures{PeakRSSBytes: 120 << 20}})
+	big.finish()
+	for _, g := range big.Goals {
+		if strings.HasPrefix(g.Name, "peak RSS") && (!g.Measured || g.Holds || g.Value != 120) {
+			t.Errorf("memory goal at 120 MiB: %+v", g)
+		}
+	}
+}

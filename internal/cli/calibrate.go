@@ -1,0 +1,239 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/calibrate"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+const calibrateHelp = `usage: mongobench calibrate [-threads LIST] [-P file]... [-p name=value]... [-operationcount N] [--repeat N] [--json PATH]
+
+Measures mongobench's own ceiling on this machine: runs a workload against a
+MongoDB wire-protocol null server (started as a child process on loopback,
+answering every request at once) and prints, per thread count, the client's
+ops/s, CPU per operation, p50/p99 latency and RSS beside a bare loop of the
+official Go driver run the same way, and mongobench's overhead above it.
+Workload a and the load phase (batchsize 1 and 100) are measured at 16
+threads too, and each goal is judged: holds or does not hold.
+  -threads LIST      thread counts, comma-separated (default 1,16,64)
+  -P FILE            workload property file (default workloadc; repeatable)
+  -p NAME=VALUE      set a property (repeatable); -p mongodb.url=URL uses a
+                     null server already running there
+  -operationcount N  operations per measurement (default 100000)
+  --repeat N         measure every point N times and report medians (default 1)
+  --json PATH        also write the report as JSON to PATH
+  --url-options Q    connection-string options for both paths, e.g.
+                     "retryReads=false&maxPoolSize=32", to measure driver settings
+  --no-extras        measure only the thread sweep
+  --in-process       run the null server inside this process (its CPU then
+                     counts as the client's)
+  -h                 this help`
+
+// calibrateArgs is a parsed calibrate command line.
+type calibrateArgs struct {
+	threads    string
+	files      []string
+	settings   []kv
+	operations string
+	repeat     int
+	jsonPath   string
+	urlOptions string
+	noExtras   bool
+	inProcess  bool
+	help       bool
+}
+
+func parseCalibrateArgs(args []string) (*calibrateArgs, error) {
+	a := &calibrateArgs{}
+	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&a.threads, "threads", "", "")
+	fs.Var(fileFlag{&a.files}, "P", "")
+	fs.Var(propertyFlag{&a.settings}, "p", "")
+	fs.StringVar(&a.operations, "operationcount", "", "")
+	fs.IntVar(&a.repeat, "repeat", 1, "")
+	fs.StringVar(&a.jsonPath, "json", "", "")
+	fs.StringVar(&a.urlOptions, "url-options", "", "")
+	fs.BoolVar(&a.noExtras, "no-extras", false, "")
+	fs.BoolVar(&a.inProcess, "in-process", false, "")
+	fs.BoolVar(&a.help, "h", false, "")
+	fs.BoolVar(&a.help, "help", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			a.help = true
+			return a, nil
+		}
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+			return nil, fmt.Errorf("calibrate: unknown flag %s: accepted flags are -threads, -P, -p, -operationcount, --repeat, --json, --url-options, --no-extras, --in-process, -h", name)
+		}
+		if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+			return nil, fmt.Errorf("calibrate: flag %s needs a value", name)
+		}
+		return nil, fmt.Errorf("calibrate: %s", msg)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("calibrate: unexpected argument %q: properties are given as -p name=value, files as -P file", fs.Arg(0))
+	}
+	return a, nil
+}
+
+// calibrateOptions turns the command line into calibrate.Options. The
+// properties that calibrate sets per measurement are taken from -p when
+// their own flags are absent: -p threadcount=8 is -threads 8.
+func calibrateOptions(a *calibrateArgs) (calibrate.Options, error) {
+	o := calibrate.Options{
+		Repeats:    a.repeat,
+		SkipExtras: a.noExtras,
+		URLOptions: a.urlOptions,
+		Overrides:  map[string]string{},
+	}
+	if a.repeat < 1 {
+		return o, fmt.Errorf("--repeat %d is invalid: expected a whole number from 1 to 1000", a.repeat)
+	}
+	if a.inProcess {
+		o.Server = calibrate.ServerInProcess
+	}
+	threads, operations, records := a.threads, a.operations, ""
+	for _, s := range a.settings {
+		switch s.key {
+		case "threadcount":
+			if a.threads == "" {
+				threads = s.value
+			}
+		case "operationcount":
+			if a.operations == "" {
+				operations = s.value
+			}
+		case "recordcount":
+			records = s.value
+		case "mongodb.url":
+			o.ServerURI = strings.TrimSpace(s.value)
+		default:
+			o.Overrides[s.key] = s.value
+		}
+	}
+	if threads != "" {
+		for f := range strings.SplitSeq(threads, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 || n > 1<<20 {
+				return o, fmt.Errorf("-threads %q is invalid: expected thread counts from 1 to %d separated by commas, e.g. 1,16,64", threads, 1<<20)
+			}
+			o.Threads = append(o.Threads, n)
+		}
+	}
+	var err error
+	if o.Operations, err = positiveCount("operationcount", operations); err != nil {
+		return o, err
+	}
+	if o.RecordCount, err = positiveCount("recordcount", records); err != nil {
+		return o, err
+	}
+	if len(a.files) > 0 {
+		props := workload.NewProperties()
+		names := make([]string, len(a.files))
+		for i, f := range a.files {
+			p, err := readWorkloadFile(f)
+			if err != nil {
+				return o, err
+			}
+			props.Merge(p)
+			names[i] = path.Base(strings.ReplaceAll(f, `\`, "/"))
+		}
+		o.Properties = props
+		o.Workload = strings.Join(names, "+")
+	}
+	return o, nil
+}
+
+func positiveCount(name, v string) (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s=%q is invalid: expected a whole number > 0", name, v)
+	}
+	return n, nil
+}
+
+// runCalibrate is "mongobench calibrate".
+func runCalibrate(ctx context.Context, args []string, env Env) error {
+	a, err := parseCalibrateArgs(args)
+	if err != nil {
+		return badInput{err}
+	}
+	if a.help {
+		fmt.Fprintln(env.Stdout, calibrateHelp)
+		return nil
+	}
+	opts, err := calibrateOptions(a)
+	if err != nil {
+		return badInput{err}
+	}
+	if err := opts.Validate(); err != nil {
+		return badInput{err}
+	}
+	opts.Progress = env.Stderr
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	interrupt := newInterrupt(env.Interrupt)
+	defer interrupt.close()
+	go func() {
+		select {
+		case <-interrupt.stopped():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+
+	rep, runErr := calibrate.Run(ctx, opts)
+	if rep == nil {
+		if code := interrupt.code(); code != 0 {
+			return exitError{code, errors.New("calibrate: interrupted before anything was measured")}
+		}
+		return fmt.Errorf("calibrate: %w", runErr)
+	}
+	// What was measured is printed and saved even when the calibration
+	// stopped early.
+	if err := calibrate.WriteReport(env.Stdout, rep); err != nil {
+		return err
+	}
+	if a.jsonPath != "" {
+		if err := writeCalibrateJSON(a.jsonPath, rep); err != nil {
+			return err
+		}
+	}
+	if code := interrupt.code(); code != 0 {
+		return exitError{code, errors.New("calibrate: interrupted: the report covers the points measured before the signal and is marked partial")}
+	}
+	if runErr != nil {
+		return fmt.Errorf("calibrate: %w", runErr)
+	}
+	return nil
+}
+
+func writeCalibrateJSON(p string, rep *calibrate.Report) error {
+	f, err := os.Create(p)
+	if err != nil {
+		return fmt.Errorf("cannot write the calibration report: %w", err)
+	}
+	if err := calibrate.WriteJSON(f, rep); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot write %s: %w", p, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", p, err)
+	}
+	return nil
+}

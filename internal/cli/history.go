@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+const historyHelp = `usage: mongobench history [--label L] [--sweep ID] [--phase load|run] [--limit N] [-v]
+
+Lists the runs recorded in the results store, newest first: their run ids
+(which compare and report accept), labels, sweeps, points and figures.
+
+flags:
+  --label L      only runs with label L (-l)
+  --sweep ID     only the runs of sweep ID
+  --phase P      only load or only run phases
+  --limit N      at most N runs (default 20; 0 lists all)
+  -v             also print each run's command line
+  --store PATH   the results store (default mongobench.db)
+  -h             this help`
+
+// defaultHistoryLimit keeps a long history from scrolling the newest runs
+// away.
+const defaultHistoryLimit = 20
+
+type historyOptions struct {
+	filter  store.Filter
+	verbose bool
+	store   storeFlags
+	help    bool
+}
+
+func parseHistoryArgs(args []string) (*historyOptions, error) {
+	o := &historyOptions{}
+	fs := flag.NewFlagSet("history", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.filter.Label, "label", "", "")
+	fs.StringVar(&o.filter.SweepID, "sweep", "", "")
+	fs.StringVar(&o.filter.Phase, "phase", "", "")
+	fs.IntVar(&o.filter.Limit, "limit", defaultHistoryLimit, "")
+	fs.BoolVar(&o.verbose, "v", false, "")
+	o.store.register(fs)
+	fs.BoolVar(&o.help, "h", false, "")
+	fs.BoolVar(&o.help, "help", false, "")
+	if err := fs.Parse(args); err != nil {
+		return nil, badInputf("history: %s: accepted flags are --label L, --sweep ID, --phase load|run, --limit N, -v, --store PATH, -h", flagMessage(err))
+	}
+	if o.help {
+		return o, nil
+	}
+	if fs.NArg() > 0 {
+		return nil, badInputf("history: unexpected argument %q: filter with --label L or --sweep ID", fs.Arg(0))
+	}
+	if o.filter.Limit < 0 {
+		return nil, badInputf("history: --limit %d is invalid: expected a whole number >= 0 (0 lists all)", o.filter.Limit)
+	}
+	switch o.filter.Phase {
+	case "", "load", "run":
+	default:
+		return nil, badInputf("history: --phase %q is invalid: expected load or run", o.filter.Phase)
+	}
+	o.filter.SweepID = strings.TrimPrefix(o.filter.SweepID, store.SweepPrefix)
+	return o, nil
+}
+
+// runHistory is "mongobench history".
+func runHistory(ctx context.Context, args []string, env Env) error {
+	o, err := parseHistoryArgs(args)
+	if err != nil {
+		return err
+	}
+	if o.help {
+		fmt.Fprintln(env.Stdout, historyHelp)
+		return nil
+	}
+	path := storePath(o.store.path)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(env.Stderr, "mongobench: no runs recorded yet: %s does not exist (load, run and sweep record their runs there)\n", path)
+		return nil
+	}
+	st, err := openExistingStore(path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	f := o.filter
+	if f.Limit > 0 {
+		// One more than asked tells whether there are more.
+		f.Limit++
+	}
+	runs, err := st.List(ctx, f)
+	if err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		return noRunsMatch(ctx, env, st, o.filter)
+	}
+	more := o.filter.Limit > 0 && len(runs) > o.filter.Limit
+	if more {
+		runs = runs[:o.filter.Limit]
+	}
+	head := []string{"id", "start (UTC)", "label", "phase", "runtime(s)", "operations", "throughput(ops/s)", "sweep", "point", "trial", "note"}
+	rows := make([][]string, 0, len(runs))
+	for _, r := range runs {
+		trial, point := "", ""
+		if r.SweepID != "" {
+			trial = strconv.Itoa(r.Trial)
+			m := sweepMark{Point: r.Point}
+			point = m.label()
+		}
+		note := ""
+		if r.Partial {
+			note = "partial"
+		}
+		rows = append(rows, []string{
+			strconv.FormatInt(r.ID, 10), r.Start.UTC().Format("2006-01-02 15:04:05"), orText(r.Label, "-"), r.Phase,
+			strconv.FormatFloat(float64(r.RuntimeMs)/1000, 'f', 2, 64), strconv.FormatInt(r.Operations, 10),
+			formatFigure(r.Throughput, "ops/s"), orText(r.SweepID, "-"), orText(point, "-"), orText(trial, "-"), note,
+		})
+	}
+	left := map[int]bool{1: true, 2: true, 3: true, 7: true, 8: true, 10: true}
+	writeTable(env.Stdout, head, rows, left)
+	if o.verbose {
+		fmt.Fprintln(env.Stdout)
+		cmds := make([][]string, 0, len(runs))
+		for _, r := range runs {
+			cmds = append(cmds, []string{strconv.FormatInt(r.ID, 10), strings.Join(r.Command, " ")})
+		}
+		writeTable(env.Stdout, []string{"id", "command"}, cmds, map[int]bool{1: true})
+	}
+	if more {
+		fmt.Fprintf(env.Stderr, "mongobench: showing the newest %d runs; --limit N shows more, --limit 0 all\n", o.filter.Limit)
+	}
+	return nil
+}
+
+// noRunsMatch explains an empty listing: an empty store is no mistake, a
+// label or sweep that no run has is (a typo, most often), and the store
+// names the close ones.
+func noRunsMatch(ctx context.Context, env Env, st *store.Store, f store.Filter) error {
+	for _, ref := range []string{labelRef(f.Label), sweepRef(f.SweepID)} {
+		if ref == "" {
+			continue
+		}
+		if _, err := st.Resolve(ctx, ref); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return badInputf("history: %s in %s", err.Error(), st.Path())
+			}
+			return err
+		}
+	}
+	what := "no runs recorded yet"
+	if f.Label != "" || f.SweepID != "" || f.Phase != "" {
+		what = "no runs match"
+	}
+	fmt.Fprintf(env.Stderr, "mongobench: %s in %s\n", what, st.Path())
+	return nil
+}
+
+func labelRef(label string) string {
+	if label == "" {
+		return ""
+	}
+	return store.LabelPrefix + label
+}
+
+func sweepRef(id string) string {
+	if id == "" {
+		return ""
+	}
+	return store.SweepPrefix + id
+}

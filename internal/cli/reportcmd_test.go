@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	htmlreport "github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/stats"
+)
+
+// sweepRuns makes synthetic runs of a sweep: one per entry, marked with
+// its point.
+func sweepRuns(t *testing.T, varied []string, points []map[string]string, throughput []float64, baseUs []int64) []loadedRun {
+	t.Helper()
+	var runs []loadedRun
+	for i, p := range points {
+		m := &sweepMark{ID: "s1", Varied: varied, Point: p, Trial: 1}
+		res := synthResults(t, resultsSpec{throughput: throughput[i], latencyUs: map[string]int64{"READ": baseUs[i]}, mark: m})
+		runs = append(runs, loadedRun{res: res, source: "synthetic", mark: sweepMarkOf(res)})
+	}
+	return runs
+}
+
+// TestReportSweep checks the sweep section built from marked runs: points
+// by value with the knee for one series, by order for a matrix.
+func TestReportSweep(t *testing.T) {
+	t.Parallel()
+	threads := func(vs ...string) []map[string]string {
+		var out []map[string]string
+		for _, v := range vs {
+			out = append(out, map[string]string{"threadcount": v})
+		}
+		return out
+	}
+	tests := []struct {
+		name      string
+		runs      []loadedRun
+		varied    string
+		xs        []float64
+		labels    []string
+		knee      *htmlreport.KneeMark
+		sentence  string
+		wantNil   bool
+		noteParts []string
+	}{
+		{
+			name: "knee",
+			// 2 → 4 threads gains 2.5% while p99 triples: the knee is at 2.
+			runs:     sweepRuns(t, []string{"threadcount"}, threads("1", "2", "4", "8"), []float64{1000, 2000, 2050, 2040}, []int64{500, 550, 1500, 3000}),
+			varied:   "threadcount",
+			xs:       []float64{1, 2, 4, 8},
+			labels:   []string{"", "", "", ""},
+			knee:     &htmlreport.KneeMark{X: 2},
+			sentence: "Knee: throughput saturates at ~2 threads",
+		},
+		{
+			name:     "still rising",
+			runs:     sweepRuns(t, []string{"threadcount"}, threads("1", "2"), []float64{1000, 2000}, []int64{500, 510}),
+			varied:   "threadcount",
+			xs:       []float64{1, 2},
+			labels:   []string{"", ""},
+			sentence: "No knee: throughput still rising at the last point",
+		},
+		{
+			name: "matrix",
+			runs: sweepRuns(t, []string{"recordcount", "threadcount"},
+				[]map[string]string{{"recordcount": "10", "threadcount": "1"}, {"recordcount": "10", "threadcount": "2"}, {"recordcount": "20", "threadcount": "1"}},
+				[]float64{100, 200, 90}, []int64{500, 500, 600}),
+			varied:   "point",
+			xs:       []float64{1, 2, 3},
+			labels:   []string{"recordcount=10 threadcount=1", "recordcount=10 threadcount=2", "recordcount=20 threadcount=1"},
+			sentence: "No knee: the sweep varies several properties",
+		},
+		{
+			name:     "no knee along batchsize",
+			runs:     sweepRuns(t, []string{"batchsize"}, []map[string]string{{"batchsize": "1"}, {"batchsize": "10"}}, []float64{100, 200}, []int64{500, 400}),
+			varied:   "batchsize",
+			xs:       []float64{1, 10},
+			labels:   []string{"", ""},
+			sentence: "No knee: a knee is sought along threadcount, target or mongodb.maxconnections, and this sweep varies batchsize.",
+		},
+		{
+			name:    "one point is no sweep",
+			runs:    sweepRuns(t, []string{"threadcount"}, threads("1", "1"), []float64{100, 110}, []int64{500, 500}),
+			wantNil: true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sw, notes := reportSweep(tc.runs, serviceLatency, stats.KneeOptions{})
+			if tc.wantNil {
+				if sw != nil {
+					t.Fatalf("got a sweep of %d points", len(sw.Points))
+				}
+				return
+			}
+			if sw == nil {
+				t.Fatal("no sweep")
+			}
+			if sw.Varied != tc.varied || len(sw.Points) != len(tc.xs) {
+				t.Fatalf("varied %q with %d points, want %q with %d", sw.Varied, len(sw.Points), tc.varied, len(tc.xs))
+			}
+			for i, p := range sw.Points {
+				if p.X != tc.xs[i] || p.Label != tc.labels[i] || p.Trials != 1 || p.Throughput <= 0 || p.P99us <= 0 {
+					t.Errorf("point %d: %+v, want X %g label %q", i, p, tc.xs[i], tc.labels[i])
+				}
+			}
+			if (sw.Knee == nil) != (tc.knee == nil) || (sw.Knee != nil && sw.Knee.X != tc.knee.X) {
+				t.Errorf("knee %+v, want %+v", sw.Knee, tc.knee)
+			}
+			if !strings.HasPrefix(sw.KneeSentence, tc.sentence) {
+				t.Errorf("knee sentence %q, want it to start %q", sw.KneeSentence, tc.sentence)
+			}
+			for _, n := range tc.noteParts {
+				if !strings.Contains(strings.Join(notes, "; "), n) {
+					t.Errorf("notes %q lack %q", notes, n)
+				}
+			}
+		})
+	}
+}
+
+// TestReportFiles writes reports of results files: a page for one run,
+// and a comparison of two groups whose rows carry the verdicts.
+func TestReportFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := writeSynth(t, dir, map[string]resultsSpec{
+		"a1": {label: "a", throughput: 1000}, "a2": {label: "a", throughput: 1010},
+		"b1": {label: "b", throughput: 2000}, "b2": {label: "b", throughput: 2020},
+	})
+	out := filepath.Join(dir, "one.html")
+	r := experiment(t, runReportCmd, p["a1"], "-o", out, "--title", "One run")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(page), "One run") {
+		t.Fatalf("page of %d bytes (err %v) without its title", len(page), err)
+	}
+	o := &reportOptions{refs: []string{"A", "B"}, alpha: 0.05}
+	file := func(name string) loadedRun { return loadedRun{res: readResults(t, p[name]), source: p[name]} }
+	// A run in both groups is shown once.
+	in := buildReportInput(o, [][]loadedRun{{file("a1"), file("a2")}, {file("b1"), file("b2"), file("a1")}})
+	if in.Comparison == nil || in.Sweep != nil || len(in.Runs) != 4 {
+		t.Fatalf("comparison %v, sweep %v, %d runs; want a comparison of 4 runs", in.Comparison != nil, in.Sweep != nil, len(in.Runs))
+	}
+	in = buildReportInput(o, [][]loadedRun{{file("a1"), file("a2")}, {file("b1"), file("b2")}})
+	row := in.Comparison.Rows[0]
+	if row.Figure != "throughput" || !row.Significant || !strings.HasPrefix(row.Verdict, "significant: B is 100.0% better than A") || row.ALo < 0 {
+		t.Errorf("first row %+v", row)
+	}
+	for _, r := range in.Comparison.Rows {
+		if r.Figure == "errors" {
+			t.Errorf("error counts are compare's, not the report's: %+v", r)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+// storeFlags are the results store options every command that records or
+// reads runs accepts: --store PATH and --no-store.
+type storeFlags struct {
+	path     string
+	disabled bool
+}
+
+// register adds --store and --no-store to fs.
+func (f *storeFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.path, "store", store.DefaultPath, "")
+	fs.BoolVar(&f.disabled, "no-store", false, "")
+}
+
+// storePath returns path, or the default store when path is empty.
+func storePath(path string) string {
+	if path == "" {
+		return store.DefaultPath
+	}
+	return path
+}
+
+// openStore opens (creating if needed) the store at path. A file that is
+// not a mongobench store, or one written by a newer mongobench, is the
+// user's mistake in --store: it is bad input, not a failure.
+func openStore(path string) (*store.Store, error) {
+	path = storePath(path)
+	s, err := store.Open(path)
+	if err != nil {
+		if errors.Is(err, store.ErrNotAStore) || errors.Is(err, store.ErrNewerSchema) || notADatabase(err) {
+			return nil, badInputf("--store %s: %w", path, err)
+		}
+		return nil, fmt.Errorf("results store: %w", err)
+	}
+	return s, nil
+}
+
+// sqliteNotADB is SQLite's result code for a file that is no database.
+const sqliteNotADB = 26
+
+// notADatabase reports whether err says the file is no SQLite database at
+// all (a text file named by --store), which SQLite reports by its code.
+func notADatabase(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == sqliteNotADB
+}
+
+// openExistingStore opens the store at path for reading. Commands that only
+// read runs must not leave an empty store behind when the user named a file
+// that does not exist, so a missing file is reported instead of created.
+func openExistingStore(path string) (*store.Store, error) {
+	path = storePath(path)
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, badInputf("no results store at %s: runs are recorded there by load, run and sweep (or name another with --store PATH)", path)
+		}
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	return openStore(path)
+}
+
+// callerSavesKey marks a context whose runs are saved by the command that
+// drives them (a sweep), with their place in the series.
+type callerSavesKey struct{}
+
+// withCallerSaves returns a context in which saveToStore does nothing: a
+// sweep runs each point through the load/run code and then saves the run
+// itself, with its sweep id, point and trial, so it must not be saved twice.
+func withCallerSaves(ctx context.Context) context.Context {
+	return context.WithValue(ctx, callerSavesKey{}, true)
+}
+
+func callerSaves(ctx context.Context) bool {
+	v, _ := ctx.Value(callerSavesKey{}).(bool)
+	return v
+}
+
+// saveToStore records a finished run in the results store at path (the
+// default store when empty) and says under which run id on stderr. It does
+// nothing when disabled (--no-store) or when ctx comes from a command that
+// saves its runs itself (see withCallerSaves). The results file, if any, is
+// already written when this is called, so a failure here loses nothing
+// measured.
+func saveToStore(ctx context.Context, env Env, path string, disabled bool, res *export.Results, opts store.SaveOptions) error {
+	if disabled || res == nil || callerSaves(ctx) {
+		return nil
+	}
+	s, err := openStore(path)
+	if err != nil {
+		return err
+	}
+	id, err := saveRun(ctx, s, res, opts)
+	if cerr := s.Close(); err == nil && cerr != nil {
+		return fmt.Errorf("results store: %w", cerr)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, s.Path())
+	return nil
+}
+
+// saveRun saves res in an open store. An interrupted command still records
+// what it measured, so the save does not inherit ctx's cancellation.
+func saveRun(ctx context.Context, s *store.Store, res *export.Results, opts store.SaveOptions) (int64, error) {
+	id, err := s.Save(context.WithoutCancel(ctx), res, opts)
+	if err != nil {
+		return 0, fmt.Errorf("results store: %w", err)
+	}
+	return id, nil
+}

@@ -1,0 +1,1348 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/embedded"
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/stats"
+	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+const sweepHelp = `usage: mongobench sweep [run|load] mongodb [load/run flags] --vary NAME=V1,V2,... [flags]
+
+Runs the same benchmark at every point of a series: the load/run command line
+plus what varies. Each finished run adds a row to the table on stdout; each
+run's results file goes to --out-dir and into the results store.
+
+flags:
+  --vary NAME=V1,V2,...  a property (or -threads/-target) and its values; several
+                         --vary make a matrix. --vary threadcount=auto doubles the
+                         threads from 1 until throughput saturates (the knee)
+  --repeat N             trials per point (default 1); with N >= 2 every figure is
+                         the mean with its 95% confidence interval
+  --discard-first        run one more trial first at each point, as a warm-up, and
+                         leave it out of the means
+  --reload, --no-reload  drop and load the data before each point, or never (the
+                         default reloads when a varied property shapes the data:
+                         recordcount, fieldcount, fieldlength, table, ...)
+  --out-dir DIR          where results files go (default sweep-<timestamp>)
+  --knee-throughput F    a step that gains less throughput than this fraction ...
+  --knee-latency F       ... while p99 grows by more than this one is the knee
+                         (defaults 0.05 and 0.20)
+  --max-threads N        where threadcount=auto stops at the latest (default 1024)
+  --store PATH           the results store (default mongobench.db); --no-store: none
+  -h                     this help
+The command is run unless load is given. With no mongodb.url one embedded
+server serves the whole sweep, and the data is loaded before the first point.
+Ctrl-C stops the sweep after the current run, whose results are kept, marked
+partial.`
+
+// extraSweep is the key under which a run's results say where it belongs in
+// a sweep.
+const extraSweep = "sweep"
+
+// sweepMark is where a run belongs in a sweep. It goes into the run's
+// results file (extra["sweep"]) and so into the store, so that compare and
+// report can group the runs of a sweep by point from the files alone.
+type sweepMark struct {
+	ID string `json:"id"`
+	// Varied lists the varied properties in command-line order.
+	Varied []string          `json:"varied"`
+	Point  map[string]string `json:"point"`
+	Trial  int               `json:"trial"`
+	// Warmup marks the trial --discard-first leaves out of the figures.
+	Warmup bool `json:"warmup,omitempty"`
+}
+
+// label names the mark's point: "threadcount=4 recordcount=1000".
+func (m *sweepMark) label() string {
+	names := m.Varied
+	if len(names) == 0 {
+		names = sortedSet(keysOf(m.Point))
+	}
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		if v, ok := m.Point[n]; ok {
+			parts = append(parts, n+"="+v)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func keysOf(m map[string]string) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// varyAliases are the flag names --vary accepts for properties.
+var varyAliases = map[string]string{"threads": "threadcount", "l": "label"}
+
+// dataProperties shape the loaded data: varying one of them means each
+// point needs its own load.
+var dataProperties = []string{
+	"recordcount", "insertstart", "insertcount", "table", "fieldcount", "fieldlength", "minfieldlength",
+	"fieldlengthdistribution", "fieldlengthhistogram", "fieldnameprefix", "insertorder", "zeropadding",
+	"dataintegrity", "mongodb.url",
+}
+
+// kneeLabels are the properties along which a knee means saturation, and
+// how sentences name their values.
+var kneeLabels = map[string]string{"threadcount": "threads", "target": "ops/s target", "mongodb.maxconnections": "connections"}
+
+// sweepDim is one --vary.
+type sweepDim struct {
+	name   string
+	values []string // nil for auto
+	auto   bool
+}
+
+type sweepOptions struct {
+	command      string   // run | load
+	bench        []string // the load/run arguments, sweep flags taken out
+	dims         []sweepDim
+	repeat       int
+	discardFirst bool
+	reload       *bool // nil: reload when a varied property shapes the data
+	outDir       string
+	knee         stats.KneeOptions
+	store        storeFlags
+	help         bool
+}
+
+// sweepFlagNames are the flags sweep adds to load/run's; true for those
+// that take a value.
+var sweepFlagNames = map[string]bool{
+	"vary": true, "repeat": true, "out-dir": true, "knee-throughput": true, "knee-latency": true,
+	"max-threads": true, "store": true,
+	"discard-first": false, "reload": false, "no-reload": false, "no-store": false,
+	"h": false, "help": false,
+}
+
+const sweepFlagList = "--vary, --repeat, --discard-first, --reload, --no-reload, --out-dir, --knee-throughput, --knee-latency, --max-threads, --store, --no-store"
+
+// parseSweepArgs takes sweep's own flags out of args, wherever they are,
+// and checks the rest as a load/run command line.
+func parseSweepArgs(args []string) (*sweepOptions, error) {
+	o := &sweepOptions{command: "run", repeat: 1, store: storeFlags{path: store.DefaultPath}}
+	if len(args) > 0 && (args[0] == "run" || args[0] == "load") {
+		o.command, args = args[0], args[1:]
+	}
+	var reload, noReload bool
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			o.bench = append(o.bench, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			o.bench = append(o.bench, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		takesValue, ok := sweepFlagNames[name]
+		if !ok {
+			o.bench = append(o.bench, a)
+			continue
+		}
+		if takesValue && !hasValue {
+			if i+1 >= len(args) {
+				return nil, badInputf("sweep: flag --%s needs a value", name)
+			}
+			i++
+			value = args[i]
+		}
+		on := true
+		if !takesValue && hasValue {
+			b, err := strconv.ParseBool(value)
+			if err != nil {
+				return nil, badInputf("sweep: --%s=%s is invalid: expected true or false", name, value)
+			}
+			on = b
+		}
+		var err error
+		switch name {
+		case "vary":
+			var d sweepDim
+			if d, err = parseVary(value); err == nil {
+				for _, prev := range o.dims {
+					if prev.name == d.name {
+						err = fmt.Errorf("--vary %s is given twice: list all its values in one --vary, separated by commas", d.name)
+					}
+				}
+				o.dims = append(o.dims, d)
+			}
+		case "repeat":
+			o.repeat, err = strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || o.repeat < 1 {
+				err = fmt.Errorf("--repeat %q is invalid: expected a whole number of trials >= 1", value)
+			}
+		case "out-dir":
+			if o.outDir = value; strings.TrimSpace(value) == "" {
+				err = errors.New("--out-dir is empty: expected a directory")
+			}
+		case "knee-throughput":
+			o.knee.MinThroughputGain, err = parseFraction(name, value, "0.05 for +5% throughput")
+		case "knee-latency":
+			o.knee.MinLatencyGrowth, err = parseFraction(name, value, "0.20 for +20% p99")
+		case "max-threads":
+			var n int
+			n, err = strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 1 || n > 1<<20 {
+				err = fmt.Errorf("--max-threads %q is invalid: expected a whole number from 1 to 1048576", value)
+			}
+			o.knee.MaxX = float64(n)
+		case "store":
+			o.store.path = value
+		case "no-store":
+			o.store.disabled = on
+		case "discard-first":
+			o.discardFirst = on
+		case "reload":
+			reload = on
+		case "no-reload":
+			noReload = on
+		case "h", "help":
+			o.help = on
+		}
+		if err != nil {
+			return nil, badInputf("sweep: %w", err)
+		}
+	}
+	if o.help {
+		return o, nil
+	}
+	switch {
+	case reload && noReload:
+		return nil, badInputf("sweep: --reload and --no-reload contradict each other: give one")
+	case reload || noReload:
+		o.reload = &reload
+	}
+	a, err := parseBenchArgs(o.command, o.bench)
+	if err != nil {
+		if strings.HasPrefix(err.Error(), "unknown flag") {
+			return nil, badInputf("sweep: %v; and sweep's %s", err, sweepFlagList)
+		}
+		return nil, badInputf("sweep: %w", err)
+	}
+	if a.help {
+		o.help = true
+		return o, nil
+	}
+	if a.out != "" {
+		return nil, badInputf("sweep: --out names one results file, and a sweep writes one per run: use --out-dir DIR")
+	}
+	if len(o.dims) == 0 && o.repeat < 2 {
+		return nil, badInputf("sweep: nothing to sweep: give --vary NAME=V1,V2,... (such as --vary threadcount=1,2,4,8) or --repeat N")
+	}
+	return o, nil
+}
+
+// parseVary parses "NAME=V1,V2,..." or "threadcount=auto".
+func parseVary(s string) (sweepDim, error) {
+	name, list, ok := strings.Cut(s, "=")
+	name = strings.TrimLeft(strings.TrimSpace(name), "-")
+	if !ok || name == "" {
+		return sweepDim{}, fmt.Errorf("--vary %q: expected --vary NAME=V1,V2,... such as --vary threadcount=1,2,4,8", s)
+	}
+	if alias, ok := varyAliases[name]; ok {
+		name = alias
+	}
+	switch {
+	case name == "exportfile" || name == "dotransactions":
+		return sweepDim{}, fmt.Errorf("--vary %s: the sweep sets %s for each run itself", name, name)
+	case !workload.IsKnown(name):
+		msg := fmt.Sprintf("--vary %s: unknown property", name)
+		if hint := workload.Suggest(name); hint != "" {
+			msg += "; did you mean " + hint + "?"
+		}
+		return sweepDim{}, errors.New(msg)
+	case strings.TrimSpace(list) == "":
+		return sweepDim{}, fmt.Errorf("--vary %s=: no values: list them after the =, separated by commas", name)
+	}
+	values := strings.Split(list, ",")
+	for i, v := range values {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return sweepDim{}, fmt.Errorf("--vary %s=%s: value %d is empty", name, list, i+1)
+		}
+		if slices.Contains(values[:i], v) {
+			return sweepDim{}, fmt.Errorf("--vary %s=%s: value %s is given twice", name, list, v)
+		}
+		values[i] = v
+	}
+	if slices.Contains(values, "auto") {
+		switch {
+		case name != "threadcount":
+			return sweepDim{}, fmt.Errorf("--vary %s=auto: auto is only for threadcount (it doubles the threads until throughput saturates)", name)
+		case len(values) > 1:
+			return sweepDim{}, fmt.Errorf("--vary threadcount=%s: auto stands alone: --vary threadcount=auto", list)
+		}
+		return sweepDim{name: name, auto: true}, nil
+	}
+	return sweepDim{name: name, values: values}, nil
+}
+
+func parseFraction(flagName, value, example string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+	if err != nil || !(f > 0) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("--%s %q is invalid: expected a fraction > 0, such as %s", flagName, value, example)
+	}
+	return f, nil
+}
+
+// xDim picks the property the knee is sought along and that varies
+// fastest: threads, else the target rate, else the first varied.
+func xDim(names []string) string {
+	for _, n := range []string{"threadcount", "target", "mongodb.maxconnections"} {
+		if slices.Contains(names, n) {
+			return n
+		}
+	}
+	if len(names) > 0 {
+		return names[0]
+	}
+	return ""
+}
+
+// sweepPoint is one point of the sweep: a value for each varied property.
+type sweepPoint struct {
+	index  int // 1-based, in running order
+	values map[string]string
+	label  string
+	cfg    *benchConfig // the point's resolved configuration
+}
+
+// trialRun is one finished (or stopped) run of a point.
+type trialRun struct {
+	trial   int
+	warmup  bool
+	res     *export.Results
+	figures runFigures
+	id      int64 // store run id; 0 when not stored
+}
+
+// counts reports whether the run counts in its point's means and knee:
+// not a warm-up, not cut short.
+func (t trialRun) counts() bool { return !t.warmup && t.res != nil && !t.res.Partial }
+
+// sweeper runs one sweep.
+type sweeper struct {
+	o          *sweepOptions
+	env        Env
+	stderr     io.Writer // env.Stderr without repeated warnings
+	id         string
+	dir        string
+	varied     []string // dims in command-line order
+	x          string   // the knee's dimension
+	ops        []string // operation columns of the table
+	kind       latencyKind
+	table      *sweepTable
+	st         *store.Store
+	server     *embedded.Server
+	sig        *sweepSignals
+	clients    map[string]*mongo.Client
+	loaded     map[string]string // location → key of the data the sweep loaded there
+	checked    map[string]bool   // locations whose data was looked at
+	dataDim    bool              // a varied property shapes the data
+	needServer bool              // a point has no URL: the embedded server serves it
+	planned    int               // points known up front; 0 with auto
+	points     int
+	ids        []int64
+	saveErr    bool
+}
+
+// runSweep is "mongobench sweep".
+func runSweep(ctx context.Context, args []string, env Env) error {
+	o, err := parseSweepArgs(args)
+	if err != nil {
+		return err
+	}
+	if o.help {
+		fmt.Fprintln(env.Stdout, sweepHelp)
+		return nil
+	}
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	s := &sweeper{o: o, env: env, stderr: newWarnOnce(env.Stderr), clients: map[string]*mongo.Client{},
+		loaded: map[string]string{}, checked: map[string]bool{}}
+	for _, d := range o.dims {
+		s.varied = append(s.varied, d.name)
+		s.dataDim = s.dataDim || slices.Contains(dataProperties, d.name)
+	}
+	s.x = xDim(s.varied)
+	series, err := s.plan()
+	if err != nil {
+		return err
+	}
+	if err := s.start(ctx); err != nil {
+		return err
+	}
+	defer s.close()
+	runErr := s.run(ctx, series)
+	s.finish()
+	if errors.Is(runErr, errSweepStopped) {
+		code := s.sig.stopped()
+		if code == 0 {
+			code = ExitSIGINT
+		}
+		return exitError{code, errors.New("interrupted: the sweep stopped; the table and the results files cover what ran, a run cut short is marked partial")}
+	}
+	return runErr
+}
+
+// seriesPlan is the points of one series: the values of every varied
+// property but the fastest are fixed in a series.
+type seriesPlan struct {
+	fixed  map[string]string
+	label  string
+	points []*sweepPoint // nil for an automatic series
+}
+
+// plan lists the series and points, in running order, and resolves every
+// point's configuration, so that a wrong value fails before anything runs.
+func (s *sweeper) plan() ([]*seriesPlan, error) {
+	var outer []sweepDim
+	var inner *sweepDim
+	for i := range s.o.dims {
+		if s.o.dims[i].name == s.x {
+			inner = &s.o.dims[i]
+		} else {
+			outer = append(outer, s.o.dims[i])
+		}
+	}
+	combos := []map[string]string{{}}
+	for _, d := range outer {
+		var next []map[string]string
+		for _, c := range combos {
+			for _, v := range d.values {
+				m := map[string]string{d.name: v}
+				for k, cv := range c {
+					m[k] = cv
+				}
+				next = append(next, m)
+			}
+		}
+		combos = next
+	}
+	var (
+		series []*seriesPlan
+		cfgs   []*benchConfig
+		quiet  = Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: s.env.Getenv}
+		first  = true
+	)
+	resolve := func(values map[string]string) (*sweepPoint, error) {
+		p := &sweepPoint{values: values, label: s.pointLabel(values)}
+		env := quiet
+		if first {
+			env, first = s.env, false
+		}
+		cfg, err := resolveBench(s.o.command, s.pointArgs(values), env)
+		if err != nil {
+			if p.label == "" {
+				return nil, fmt.Errorf("sweep: %w", err)
+			}
+			return nil, fmt.Errorf("sweep point %s: %w", p.label, err)
+		}
+		p.cfg = cfg
+		cfgs = append(cfgs, cfg)
+		return p, nil
+	}
+	n := 0
+	for _, c := range combos {
+		sp := &seriesPlan{fixed: c, label: s.pointLabel(c)}
+		switch {
+		case inner == nil:
+			p, err := resolve(c)
+			if err != nil {
+				return nil, err
+			}
+			sp.points = append(sp.points, p)
+		case inner.auto:
+			// Later points differ only in threads, which cannot make a
+			// valid configuration invalid below --max-threads.
+			values := withValue(c, inner.name, "1")
+			if _, err := resolve(values); err != nil {
+				return nil, err
+			}
+		default:
+			for _, v := range inner.values {
+				p, err := resolve(withValue(c, inner.name, v))
+				if err != nil {
+					return nil, err
+				}
+				sp.points = append(sp.points, p)
+			}
+		}
+		n += len(sp.points)
+		series = append(series, sp)
+	}
+	if inner == nil || !inner.auto {
+		s.planned = n
+	}
+	s.kind = intendedLatency
+	for _, cfg := range cfgs {
+		s.ops = s.addOps(s.ops, cfg.spec)
+		if !cfg.spec.MeasureIntended {
+			s.kind = serviceLatency
+		}
+		s.needServer = s.needServer || cfg.url == ""
+	}
+	sortOpNames(s.ops)
+	return series, nil
+}
+
+func withValue(m map[string]string, k, v string) map[string]string {
+	out := make(map[string]string, len(m)+1)
+	for mk, mv := range m {
+		out[mk] = mv
+	}
+	out[k] = v
+	return out
+}
+
+// pointLabel names a point by its values in command-line order.
+func (s *sweeper) pointLabel(values map[string]string) string {
+	m := sweepMark{Varied: s.varied, Point: values}
+	return m.label()
+}
+
+// pointArgs is the load/run command line of a point: the sweep's own, with
+// the point's values last so that they win.
+func (s *sweeper) pointArgs(values map[string]string) []string {
+	args := slices.Clone(s.o.bench)
+	for _, name := range s.varied {
+		if v, ok := values[name]; ok {
+			args = append(args, "-p", name+"="+v)
+		}
+	}
+	return args
+}
+
+// addOps adds the operations a point's workload issues to the table's
+// columns, which are known before anything runs so that rows print as
+// they come.
+func (s *sweeper) addOps(ops []string, spec *workload.Spec) []string {
+	if s.o.command == "load" {
+		if !slices.Contains(ops, "INSERT") {
+			ops = append(ops, "INSERT")
+		}
+		return ops
+	}
+	names := [...]string{
+		workload.TxRead: "READ", workload.TxUpdate: "UPDATE", workload.TxInsert: "INSERT",
+		workload.TxScan: "SCAN", workload.TxReadModifyWrite: "READ-MODIFY-WRITE", workload.TxDelete: "DELETE",
+	}
+	for tx, p := range spec.Proportions {
+		if p > 0 && !slices.Contains(ops, names[tx]) {
+			ops = append(ops, names[tx])
+		}
+	}
+	return ops
+}
+
+// start prepares the output directory, the store and, when a point has no
+// URL, the embedded server.
+func (s *sweeper) start(ctx context.Context) error {
+	s.id = time.Now().UTC().Format("20060102-150405")
+	if !s.o.store.disabled {
+		st, err := openStore(s.o.store.path)
+		if err != nil {
+			return err
+		}
+		s.st = st
+	}
+	dir, err := s.makeDir(ctx)
+	if err != nil {
+		s.close()
+		return err
+	}
+	s.dir = dir
+	if s.needServer {
+		a, err := parseBenchArgs(s.o.command, s.o.bench)
+		if err != nil {
+			s.close()
+			return badInputf("sweep: %w", err)
+		}
+		srv, err := embedded.Start(ctx, embedded.Options{DataDir: a.dataDir})
+		if err != nil {
+			s.close()
+			return fmt.Errorf("cannot start the embedded server: %w", err)
+		}
+		s.server = srv
+		fmt.Fprintf(s.env.Stderr, "mongobench: no mongodb.url given: started the embedded server (FerretDB, SQLite) at %s for the whole sweep, data in %s\n", srv.URI(), srv.DataDir())
+	}
+	s.sig = watchSweepSignals(s.env.Interrupt)
+	s.table = newSweepTable(s)
+	return nil
+}
+
+// makeDir creates the output directory. The default name carries the
+// sweep id, made unique against earlier directories and stored sweeps; a
+// directory the user names must not hold results already, which the
+// sweep's would be mixed with.
+func (s *sweeper) makeDir(ctx context.Context) (string, error) {
+	base := s.id
+	for n := 2; ; n++ {
+		taken := false
+		if s.o.outDir == "" {
+			_, err := os.Stat("sweep-" + s.id)
+			taken = err == nil
+		}
+		if !taken && s.st != nil {
+			runs, err := s.st.List(ctx, store.Filter{SweepID: s.id, Limit: 1})
+			if err != nil {
+				return "", err
+			}
+			taken = len(runs) > 0
+		}
+		if !taken {
+			break
+		}
+		s.id = fmt.Sprintf("%s-%d", base, n)
+	}
+	dir := s.o.outDir
+	if dir == "" {
+		dir = "sweep-" + s.id
+	} else if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".json") {
+				return "", badInputf("sweep: --out-dir %s already holds results files (%s): name a new directory", dir, e.Name())
+			}
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("sweep: cannot create the output directory: %w", err)
+	}
+	return dir, nil
+}
+
+func (s *sweeper) close() {
+	for _, c := range s.clients {
+		_ = c.Close(context.Background())
+	}
+	s.clients = nil
+	if s.server != nil {
+		_ = s.server.Close()
+		s.server = nil
+	}
+	if s.st != nil {
+		_ = s.st.Close()
+		s.st = nil
+	}
+	if s.sig != nil {
+		s.sig.close()
+	}
+}
+
+// errSweepStopped ends the sweep's loop when a signal asked it to stop.
+var errSweepStopped = errors.New("sweep stopped")
+
+// run runs every series, printing rows as runs finish, and the knee of
+// each series at the end (also when stopped early).
+func (s *sweeper) run(ctx context.Context, series []*seriesPlan) error {
+	what := plural(s.planned, "point")
+	if s.planned == 0 {
+		what = "threadcount=auto"
+	}
+	trials := s.o.repeat
+	if s.o.discardFirst {
+		trials++
+	}
+	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: %s × %s; results files in %s\n", s.id, what, plural(trials, "trial"), s.dir)
+	if s.kind == intendedLatency {
+		fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: the table's latencies are %s\n", s.id, s.kind)
+	}
+	s.table.header()
+	var knees []string
+	var runErr error
+	for _, sp := range series {
+		var done []pointResult
+		if sp.points == nil {
+			done, runErr = s.runAuto(ctx, sp)
+		} else {
+			for _, p := range sp.points {
+				var pr pointResult
+				pr, runErr = s.runPoint(ctx, p)
+				if len(pr.trials) > 0 {
+					done = append(done, pr)
+				}
+				if runErr != nil {
+					break
+				}
+			}
+		}
+		if k := s.knee(sp, done); k != "" {
+			knees = append(knees, k)
+		}
+		if runErr != nil {
+			break
+		}
+	}
+	if len(knees) > 0 {
+		fmt.Fprintln(s.env.Stdout)
+		for _, k := range knees {
+			fmt.Fprintln(s.env.Stdout, k)
+		}
+	}
+	return runErr
+}
+
+// pointResult is a point with its runs.
+type pointResult struct {
+	point  *sweepPoint
+	trials []trialRun
+}
+
+// means returns the point's mean throughput and p99 over the runs that
+// count, and whether there is any.
+func (pr pointResult) means() (throughput, p99 float64, ok bool) {
+	var tp, lat []float64
+	for _, t := range pr.trials {
+		if t.counts() {
+			tp = append(tp, t.figures.throughput)
+			lat = append(lat, t.figures.p99)
+		}
+	}
+	if len(tp) == 0 {
+		return 0, 0, false
+	}
+	return stats.Describe(tp).Mean, stats.Describe(lat).Mean, true
+}
+
+// runAuto runs an automatic thread series: the threads double until
+// stats.NextAutoStep sees the knee confirmed or reaches --max-threads.
+func (s *sweeper) runAuto(ctx context.Context, sp *seriesPlan) ([]pointResult, error) {
+	var done []pointResult
+	for {
+		var pts []stats.Point
+		for _, pr := range done {
+			x, _ := strconv.ParseFloat(pr.point.values[s.x], 64)
+			tp, p99, _ := pr.means()
+			pts = append(pts, stats.Point{X: x, Throughput: tp, P99: p99})
+		}
+		next, stop := stats.NextAutoStep(pts, s.o.knee)
+		if stop {
+			return done, nil
+		}
+		values := withValue(sp.fixed, s.x, strconv.FormatFloat(next, 'f', -1, 64))
+		p := &sweepPoint{values: values, label: s.pointLabel(values)}
+		cfg, err := resolveBench(s.o.command, s.pointArgs(values), Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: s.env.Getenv})
+		if err != nil {
+			return done, fmt.Errorf("sweep point %s: %w", p.label, err)
+		}
+		p.cfg = cfg
+		pr, err := s.runPoint(ctx, p)
+		if len(pr.trials) > 0 {
+			done = append(done, pr)
+		}
+		if err != nil {
+			return done, err
+		}
+		if _, _, ok := pr.means(); !ok {
+			return done, nil
+		}
+	}
+}
+
+// runPoint prepares the data for a point and runs its trials.
+func (s *sweeper) runPoint(ctx context.Context, p *sweepPoint) (pointResult, error) {
+	s.points++
+	p.index = s.points
+	pr := pointResult{point: p}
+	url := p.cfg.url
+	if url == "" {
+		url = s.server.URI()
+	}
+	if s.o.command == "run" {
+		if err := s.prepareData(ctx, p, url); err != nil {
+			return pr, err
+		}
+	}
+	total := s.o.repeat
+	if s.o.discardFirst {
+		total++
+	}
+	for trial := 1; trial <= total; trial++ {
+		if s.sig.stopped() != 0 {
+			return pr, errSweepStopped
+		}
+		warm := s.o.discardFirst && trial == 1
+		s.progress(p, trial, total, warm)
+		if s.o.command == "load" {
+			if err := s.dropTable(ctx, p, url); err != nil {
+				return pr, err
+			}
+		}
+		t, err := s.runTrial(ctx, p, url, trial, warm)
+		if t.res != nil {
+			pr.trials = append(pr.trials, t)
+			note := ""
+			switch {
+			case warm:
+				note = "warm-up: not in the mean"
+			case t.res.Partial:
+				note = "partial: interrupted"
+			case err != nil:
+				note = "failed"
+			}
+			s.table.trialRow(p, t, note)
+		}
+		if err != nil {
+			return pr, err
+		}
+	}
+	s.table.meanRow(p, pr.trials)
+	return pr, nil
+}
+
+func (s *sweeper) progress(p *sweepPoint, trial, total int, warm bool) {
+	where := fmt.Sprintf("point %d", p.index)
+	if s.planned > 0 {
+		where += fmt.Sprintf("/%d", s.planned)
+	}
+	if p.label != "" {
+		where += " (" + p.label + ")"
+	}
+	what := fmt.Sprintf("trial %d/%d", trial, total)
+	if warm {
+		what += " (warm-up)"
+	}
+	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: %s, %s starts\n", s.id, where, what)
+}
+
+// runTrial runs one trial of a point through the load/run code, in
+// process, then marks its results with their place in the sweep and
+// saves them.
+func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial int, warm bool) (trialRun, error) {
+	t := trialRun{trial: trial, warmup: warm}
+	name := fmt.Sprintf("p%02d", p.index)
+	if p.label != "" {
+		name += "-" + fileSafe(p.label)
+	}
+	name += fmt.Sprintf("-t%d", trial)
+	file := filepath.Join(s.dir, name+".json")
+	args := s.pointArgs(p.values)
+	if p.cfg.url == "" {
+		args = append(args, "-p", "mongodb.url="+url)
+	}
+	if p.cfg.spec.HdrFileOutput {
+		args = append(args, "-p", "hdrhistogram.output.path="+filepath.Join(s.dir, name+"-"))
+	}
+	args = append(args, "--out", file)
+	var stdout bytes.Buffer
+	runEnv := Env{Stdout: &stdout, Stderr: s.stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next(), StderrIsTerminal: s.env.StderrIsTerminal}
+	err := runBench(withCallerSaves(ctx), s.o.command, args, runEnv)
+	res, rerr := readResultsIfAny(file)
+	if res == nil {
+		if err == nil {
+			err = rerr
+		}
+		return t, s.trialError(p, trial, err)
+	}
+	mark := &sweepMark{ID: s.id, Varied: s.varied, Point: p.values, Trial: trial, Warmup: warm}
+	if res.Extra == nil {
+		res.Extra = map[string]any{}
+	}
+	res.Extra[extraSweep] = mark
+	if werr := writeResultsAtomic(file, res); werr != nil && err == nil {
+		err = werr
+	}
+	t.res = res
+	t.figures = figuresOf(res, s.kind)
+	if s.st != nil {
+		id, serr := saveRun(ctx, s.st, res, store.SaveOptions{SweepID: s.id, Point: p.values, Trial: trial})
+		if serr != nil && !s.saveErr {
+			s.saveErr = true
+			fmt.Fprintf(s.env.Stderr, "mongobench: warning: %v; the results files in %s keep every run\n", serr, s.dir)
+		}
+		if serr == nil {
+			t.id = id
+			s.ids = append(s.ids, id)
+		}
+	}
+	return t, s.trialError(p, trial, err)
+}
+
+// trialError says which run an error belongs to; an interrupt becomes the
+// sweep's stop.
+func (s *sweeper) trialError(p *sweepPoint, trial int, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee exitError
+	if errors.As(err, &ee) && (ee.code == ExitSIGINT || ee.code == ExitSIGTERM) {
+		return errSweepStopped
+	}
+	if p.label == "" {
+		return fmt.Errorf("sweep trial %d: %w", trial, err)
+	}
+	return fmt.Errorf("sweep point %s, trial %d: %w", p.label, trial, err)
+}
+
+// readResultsIfAny reads a run's results file; nil when the run left none.
+func readResultsIfAny(path string) (*export.Results, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("the run left no results file: %w", err)
+	}
+	defer f.Close()
+	return export.ReadJSON(f)
+}
+
+// writeResultsAtomic replaces a results file by way of a temporary file,
+// so that an interruption leaves the old file or the new one, never half.
+func writeResultsAtomic(path string, res *export.Results) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("cannot write results file: %w", err)
+	}
+	if err := export.WriteJSON(tmp, res); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("cannot write results file %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("cannot write results file %s: %w", path, err)
+	}
+	// CreateTemp makes the file private; results files are for sharing.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("cannot write results file %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("cannot write results file %s: %w", path, err)
+	}
+	return nil
+}
+
+// fileSafe turns a point's label into part of a file name.
+func fileSafe(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '=' || c == '-'
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 80 {
+		b = b[:80]
+	}
+	return string(b)
+}
+
+// client returns a connection to a point's server, for counting and
+// dropping its collection (the benchmark runs open their own).
+func (s *sweeper) client(ctx context.Context, p *sweepPoint, url string) (*mongo.Client, error) {
+	if c, ok := s.clients[url]; ok {
+		return c, nil
+	}
+	c, err := mongo.Open(ctx, mongo.Config{URL: url, Database: mongo.DatabaseFromURL(url), Threads: 1, ConnectTimeout: p.cfg.connect, OpTimeout: p.cfg.spec.OpTimeout})
+	if err != nil {
+		return nil, err
+	}
+	s.clients[url] = c
+	return c, nil
+}
+
+// dataKey identifies the data a point needs: where it lives and every
+// property that shapes it.
+func dataKey(spec *workload.Spec, url string) string {
+	return fmt.Sprintf("%s|%s|%d|%d|%d|%d|%d|%d|%s|%s|%s|%t|%d|%t", url, spec.Table, spec.RecordCount, spec.InsertStart, spec.InsertCount,
+		spec.FieldCount, spec.FieldLength, spec.MinFieldLength, spec.FieldLengthDistribution, spec.FieldLengthHistogram,
+		spec.FieldNamePrefix, spec.OrderedInserts, spec.ZeroPadding, spec.DataIntegrity)
+}
+
+// prepareData loads the data a run point needs: before each point with
+// --reload; when the data a point needs differs from what the sweep
+// loaded, if a varied property shapes the data; else only into an empty
+// collection.
+func (s *sweeper) prepareData(ctx context.Context, p *sweepPoint, url string) error {
+	spec := p.cfg.spec
+	loc := url + "|" + spec.Table
+	key := dataKey(spec, url)
+	reload := s.dataDim
+	if s.o.reload != nil {
+		reload = *s.o.reload
+	}
+	switch {
+	case reload && s.o.reload != nil:
+		// --reload: every point starts from fresh data.
+	case reload && s.loaded[loc] == key:
+		return nil
+	case !reload && s.checked[loc]:
+		return nil
+	case !reload:
+		c, err := s.client(ctx, p, url)
+		if err != nil {
+			return err
+		}
+		n, err := c.Count(ctx, spec.Table)
+		if err != nil {
+			return fmt.Errorf("cannot count documents in %s.%s: %w", mongo.DatabaseFromURL(url), spec.Table, err)
+		}
+		s.checked[loc] = true
+		if n > 0 {
+			return nil
+		}
+	}
+	if err := s.load(ctx, p, url); err != nil {
+		return err
+	}
+	s.loaded[loc] = key
+	s.checked[loc] = true
+	return nil
+}
+
+// dropTable empties a load point's collection, so that its load inserts
+// into nothing, as every trial of it must.
+func (s *sweeper) dropTable(ctx context.Context, p *sweepPoint, url string) error {
+	c, err := s.client(ctx, p, url)
+	if err != nil {
+		return err
+	}
+	if err := c.Drop(ctx, p.cfg.spec.Table); err != nil {
+		return fmt.Errorf("cannot drop %s.%s before the load: %w", mongo.DatabaseFromURL(url), p.cfg.spec.Table, err)
+	}
+	return nil
+}
+
+// load drops the point's collection and loads it with the point's
+// workload, unthrottled and in batches: the load prepares the measured
+// runs and is not one of them.
+func (s *sweeper) load(ctx context.Context, p *sweepPoint, url string) error {
+	if s.sig.stopped() != 0 {
+		return errSweepStopped
+	}
+	spec := p.cfg.spec
+	dbName := mongo.DatabaseFromURL(url)
+	if err := s.dropTable(ctx, p, url); err != nil {
+		return err
+	}
+	what := "the sweep"
+	if s.dataDim || s.o.reload != nil && *s.o.reload {
+		what = orText(p.label, what)
+	}
+	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: loading %d records into %s.%s for %s\n", s.id, spec.InsertCount, dbName, spec.Table, what)
+	args := s.pointArgs(p.values)
+	if p.cfg.url == "" {
+		args = append(args, "-p", "mongodb.url="+url)
+	}
+	args = append(args, "-p", "target=0", "-p", "maxexecutiontime=0", "-p", "warmuptime=0", "-p", "hdrhistogram.fileoutput=false", "-p", "exportfile=")
+	_, batch := p.cfg.props.Get("batchsize")
+	_, mbatch := p.cfg.props.Get("mongodb.batchsize")
+	if !batch && !mbatch {
+		args = append(args, "-p", "batchsize=100")
+	}
+	var stderr bytes.Buffer
+	start := time.Now()
+	err := runBench(withCallerSaves(ctx), "load", args, Env{Stdout: io.Discard, Stderr: &stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next()})
+	if err != nil {
+		var ee exitError
+		if errors.As(err, &ee) && (ee.code == ExitSIGINT || ee.code == ExitSIGTERM) {
+			return errSweepStopped
+		}
+		_, _ = s.env.Stderr.Write(stderr.Bytes())
+		return fmt.Errorf("sweep: loading the data for %s: %w", what, err)
+	}
+	if s.server != nil {
+		if err := s.server.EnsureIDIndexes(ctx); err != nil {
+			fmt.Fprintf(s.env.Stderr, "mongobench: warning: embedded server: %v\n", err)
+		}
+	}
+	el := time.Since(start).Seconds()
+	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: loaded %d records in %.1f s\n", s.id, spec.InsertCount, el)
+	return nil
+}
+
+// knee states the knee of one series over its finished points, or why
+// there is none; "" when the sweep varies nothing to find one along.
+func (s *sweeper) knee(sp *seriesPlan, done []pointResult) string {
+	if s.x == "" {
+		return ""
+	}
+	prefix := ""
+	if sp.label != "" {
+		prefix = sp.label + ": "
+	}
+	xLabel, ok := kneeLabels[s.x]
+	if !ok {
+		return prefix + fmt.Sprintf("no knee: a knee is sought along threadcount, target or mongodb.maxconnections, and this sweep varies %s", s.x)
+	}
+	var pts []stats.Point
+	for _, pr := range done {
+		x, err := strconv.ParseFloat(pr.point.values[s.x], 64)
+		tp, p99, ok := pr.means()
+		if err != nil || !ok {
+			continue
+		}
+		pts = append(pts, stats.Point{X: x, Throughput: tp, P99: p99})
+	}
+	opts := s.o.knee
+	opts.XLabel = xLabel
+	k := stats.Knee(pts, opts)
+	if k.Found {
+		return prefix + "knee: " + k.Summary
+	}
+	return prefix + k.String()
+}
+
+// finish says where everything went.
+func (s *sweeper) finish() {
+	runs := s.table.rows
+	where := "results files in " + s.dir
+	if len(s.ids) > 0 {
+		where += ", " + idList(s.ids) + " in " + s.st.Path()
+	}
+	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: %s; %s\n", s.id, plural(runs, "run"), where)
+	if runs > 0 {
+		ref := s.dir
+		if len(s.ids) > 0 {
+			ref = store.SweepPrefix + s.id
+		}
+		fmt.Fprintf(s.env.Stderr, "mongobench: mongobench report %s -o report.html makes its report\n", ref)
+	}
+}
+
+// sweepTable prints the sweep's table a row at a time, so its columns are
+// sized up front from the headers and the planned values.
+type sweepTable struct {
+	w      io.Writer
+	s      *sweeper
+	head   []string
+	widths []int
+	rows   int
+}
+
+func newSweepTable(s *sweeper) *sweepTable {
+	t := &sweepTable{w: s.env.Stdout, s: s}
+	for _, d := range s.o.dims {
+		name := d.name
+		if name == "threadcount" {
+			name = "threads"
+		}
+		width := len(name)
+		for _, v := range d.values {
+			width = max(width, len(v))
+		}
+		if d.auto {
+			width = max(width, 4)
+		}
+		t.head = append(t.head, name)
+		t.widths = append(t.widths, width)
+	}
+	t.add("trial", 5)
+	t.add("runtime(s)", 10)
+	t.add("throughput(ops/s)", 10)
+	for _, op := range s.ops {
+		t.add(op+" ops", 9)
+		t.add(op+" avg(us)", 10)
+		t.add(op+" p99(us)", 10)
+	}
+	t.add("errors", 6)
+	t.add("note", 0)
+	return t
+}
+
+func (t *sweepTable) add(head string, width int) {
+	t.head = append(t.head, head)
+	t.widths = append(t.widths, max(width, len(head)))
+}
+
+func (t *sweepTable) header() {
+	fmt.Fprintln(t.w, formatRow(t.head, t.widths, map[int]bool{len(t.head) - 1: true}))
+}
+
+func (t *sweepTable) print(cells []string) {
+	fmt.Fprintln(t.w, formatRow(cells, t.widths, map[int]bool{len(cells) - 1: true}))
+}
+
+func (t *sweepTable) pointCells(p *sweepPoint) []string {
+	cells := make([]string, 0, len(t.head))
+	for _, d := range t.s.o.dims {
+		cells = append(cells, p.values[d.name])
+	}
+	return cells
+}
+
+func (t *sweepTable) trialRow(p *sweepPoint, tr trialRun, note string) {
+	t.rows++
+	f := tr.figures
+	cells := append(t.pointCells(p), strconv.Itoa(tr.trial), strconv.FormatFloat(f.runtimeS, 'f', 2, 64), formatFigure(f.throughput, "ops/s"))
+	for _, op := range t.s.ops {
+		o := f.ops[op]
+		if o == nil || !o.hasLatency {
+			cells = append(cells, "0", "–", "–")
+			continue
+		}
+		cells = append(cells, strconv.FormatInt(o.count, 10), formatFigure(o.avg, "us"), formatFigure(o.pct["99"], "us"))
+	}
+	cells = append(cells, strconv.FormatInt(f.errors, 10), note)
+	t.print(cells)
+}
+
+// meanRow prints the means of a point's counted trials with their 95%
+// confidence intervals, when there are at least two.
+func (t *sweepTable) meanRow(p *sweepPoint, trials []trialRun) {
+	var fs []runFigures
+	for _, tr := range trials {
+		if tr.counts() {
+			fs = append(fs, tr.figures)
+		}
+	}
+	if len(fs) < 2 {
+		return
+	}
+	col := func(get func(f runFigures) (float64, bool), unit string) string {
+		var xs []float64
+		for _, f := range fs {
+			if v, ok := get(f); ok {
+				xs = append(xs, v)
+			}
+		}
+		return meanText(xs, unit)
+	}
+	cells := append(t.pointCells(p), "mean",
+		col(func(f runFigures) (float64, bool) { return f.runtimeS, true }, "s"),
+		col(func(f runFigures) (float64, bool) { return f.throughput, true }, "ops/s"))
+	for _, op := range t.s.ops {
+		cells = append(cells,
+			col(func(f runFigures) (float64, bool) {
+				if o := f.ops[op]; o != nil {
+					return float64(o.count), true
+				}
+				return 0, true
+			}, ""),
+			col(func(f runFigures) (float64, bool) {
+				o := f.ops[op]
+				return o.avgIfAny()
+			}, "us"),
+			col(func(f runFigures) (float64, bool) {
+				o := f.ops[op]
+				if o == nil || !o.hasLatency {
+					return 0, false
+				}
+				return o.pct["99"], true
+			}, "us"))
+	}
+	cells = append(cells, col(func(f runFigures) (float64, bool) { return float64(f.errors), true }, ""),
+		fmt.Sprintf("mean of %d trials, ± 95%% CI", len(fs)))
+	t.print(cells)
+}
+
+func (o *opFigures) avgIfAny() (float64, bool) {
+	if o == nil || !o.hasLatency {
+		return 0, false
+	}
+	return o.avg, true
+}
+
+// sweepSignals hands the sweep's first signal to the run in progress, and
+// remembers it so that no further run starts.
+type sweepSignals struct {
+	mu   sync.Mutex
+	code int
+	cur  chan int
+	done chan struct{}
+	once sync.Once
+}
+
+func watchSweepSignals(in <-chan int) *sweepSignals {
+	s := &sweepSignals{done: make(chan struct{})}
+	if in == nil {
+		return s
+	}
+	go func() {
+		select {
+		case code := <-in:
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.code = code
+			if s.cur != nil {
+				select {
+				case s.cur <- code:
+				default:
+				}
+			}
+		case <-s.done:
+		}
+	}()
+	return s
+}
+
+// next returns the interrupt channel for the next run; it already holds
+// the signal if one came.
+func (s *sweepSignals) next() <-chan int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := make(chan int, 1)
+	if s.code != 0 {
+		c <- s.code
+	}
+	s.cur = c
+	return c
+}
+
+// stopped returns the exit code the signal asks for, or 0.
+func (s *sweepSignals) stopped() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.code
+}
+
+func (s *sweepSignals) close() { s.once.Do(func() { close(s.done) }) }
+
+// warnOnce passes lines through to w, except warnings already passed: each
+// run of a sweep would repeat the same ones.
+type warnOnce struct {
+	mu   sync.Mutex
+	w    io.Writer
+	seen map[string]bool
+	buf  []byte
+}
+
+func newWarnOnce(w io.Writer) *warnOnce { return &warnOnce{w: w, seen: map[string]bool{}} }
+
+func (d *warnOnce) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.buf = append(d.buf, p...)
+	for {
+		i := bytes.IndexByte(d.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(d.buf[:i+1])
+		d.buf = d.buf[i+1:]
+		if strings.HasPrefix(line, "mongobench: warning: ") {
+			if d.seen[line] {
+				continue
+			}
+			d.seen[line] = true
+		}
+		if _, err := io.WriteString(d.w, line); err != nil {
+			return len(p), err
+		}
+	}
+	return len(p), nil
+}

@@ -1,0 +1,536 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/store"
+)
+
+// experiment runs one of the experiment commands in-process, as Main would
+// dispatch it, and maps its error to the exit code.
+func experiment(t *testing.T, cmd func(context.Context, []string, Env) error, args ...string) cmdResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errb}
+	code := report(cmd(context.Background(), args, env), env)
+	return cmdResult{code, out.String(), errb.String()}
+}
+
+// tableRow is one trial row of a sweep's table.
+type tableRow struct {
+	cells []string // up to the errors column
+	note  string
+}
+
+// sweepRows parses the trial rows of a sweep's table (mean rows, whose
+// cells hold spaces, are counted apart) and returns the header too.
+func sweepRows(t *testing.T, stdout string, dims int) (head string, rows []tableRow, means int) {
+	t.Helper()
+	lines := strings.Split(stdout, "\n")
+	head = lines[0]
+	ncols := len(regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(head), -1)) - 1 // all but the note
+	for _, l := range lines[1:] {
+		if l == "" {
+			break
+		}
+		f := strings.Fields(l)
+		if len(f) > dims && f[dims] == "mean" {
+			means++
+			continue
+		}
+		if len(f) < ncols {
+			t.Fatalf("short table row %q (header %q)", l, head)
+		}
+		rows = append(rows, tableRow{cells: f[:ncols], note: strings.Join(f[ncols:], " ")})
+	}
+	return head, rows, means
+}
+
+// kneeLine returns the lines after the table: the knee of each series.
+func kneeLines(stdout string) []string {
+	_, after, ok := strings.Cut(stdout, "\n\n")
+	if !ok {
+		return nil
+	}
+	return strings.Split(strings.TrimSpace(after), "\n")
+}
+
+// TestSweep is the issue's sweep against the sweep's own embedded server:
+// threads 1, 2, 4 with two trials each.
+func TestSweep(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	db := filepath.Join(dir, "runs.db")
+	r := experiment(t, runSweep, "-P", "workloads/workloadc", "-p", "recordcount=200", "-p", "operationcount=300",
+		"--vary", "threadcount=1,2,4", "--repeat", "2", "-l", "first", "--store", db, "--out-dir", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "started the embedded server"); n != 1 {
+		t.Errorf("the embedded server started %d times, want once for the whole sweep:\n%s", n, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "point 2/3 (threadcount=2), trial 2/2 starts") {
+		t.Errorf("stderr does not say which point and trial starts:\n%s", r.stderr)
+	}
+	head, rows, means := sweepRows(t, r.stdout, 1)
+	for _, col := range []string{"threads", "trial", "runtime(s)", "throughput(ops/s)", "READ ops", "READ avg(us)", "READ p99(us)", "errors"} {
+		if !strings.Contains(head, col) {
+			t.Errorf("table header %q has no column %q", head, col)
+		}
+	}
+	if len(rows) != 6 || means != 3 {
+		t.Fatalf("table has %d trial rows and %d mean rows, want 6 and 3:\n%s", len(rows), means, r.stdout)
+	}
+	for i, row := range rows {
+		wantThreads, wantTrial := []string{"1", "2", "4"}[i/2], strconv.Itoa(i%2+1)
+		c := row.cells
+		if c[0] != wantThreads || c[1] != wantTrial {
+			t.Errorf("row %d is threads %s trial %s, want %s and %s", i+1, c[0], c[1], wantThreads, wantTrial)
+		}
+		if c[4] != "300" || c[7] != "0" {
+			t.Errorf("row %d: READ ops %s, errors %s; want 300 and 0", i+1, c[4], c[7])
+		}
+		if tp, err := strconv.ParseFloat(c[3], 64); err != nil || tp <= 0 {
+			t.Errorf("row %d: throughput %q is not a positive number", i+1, c[3])
+		}
+	}
+	knees := kneeLines(r.stdout)
+	if len(knees) != 1 || !(strings.HasPrefix(knees[0], "knee: throughput saturates at ~") || strings.HasPrefix(knees[0], "no knee: ")) {
+		t.Errorf("after the table: %q, want one knee line", knees)
+	}
+
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.List(context.Background(), store.Filter{Label: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 6 {
+		t.Fatalf("the store holds %d runs labelled first, want 6", len(runs))
+	}
+	for _, ri := range runs {
+		file := filepath.Join(out, fmt.Sprintf("p%02d-threadcount=%s-t%d.json", slices.Index([]string{"1", "2", "4"}, ri.Point["threadcount"])+1, ri.Point["threadcount"], ri.Trial))
+		res := readResults(t, file)
+		m := sweepMarkOf(res)
+		switch {
+		case ri.SweepID == "" || m == nil || m.ID != ri.SweepID:
+			t.Errorf("run %d: sweep id %q in the store, mark %+v in %s", ri.ID, ri.SweepID, m, file)
+		case m.Point["threadcount"] != ri.Point["threadcount"] || m.Trial != ri.Trial:
+			t.Errorf("run %d: store says point %v trial %d, the file %v trial %d", ri.ID, ri.Point, ri.Trial, m.Point, m.Trial)
+		case res.Config["threadcount"] != ri.Point["threadcount"]:
+			t.Errorf("%s ran with threadcount %s, its point is %s", file, res.Config["threadcount"], ri.Point["threadcount"])
+		case res.Operations != 300 || res.Label != "first":
+			t.Errorf("%s: %d operations, label %q", file, res.Operations, res.Label)
+		}
+		stored, err := st.Get(context.Background(), ri.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sm := sweepMarkOf(stored); sm == nil || sm.label() != m.label() {
+			t.Errorf("run %d in the store has sweep mark %+v, its file %+v", ri.ID, sm, m)
+		}
+	}
+}
+
+// TestSweepLoad sweeps the load phase: every trial loads into an empty
+// collection, so no insert fails on a duplicate key.
+func TestSweepLoad(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := experiment(t, runSweep, "load", "mongodb", "-P", "workloada", "-p", "recordcount=200", "-p", "mongodb.url="+freshURL(t),
+		"--vary", "batchsize=1,50", "--repeat", "1", "--no-store", "--out-dir", filepath.Join(dir, "out"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	head, rows, _ := sweepRows(t, r.stdout, 1)
+	if !strings.HasPrefix(head, "batchsize") || !strings.Contains(head, "INSERT ops") {
+		t.Errorf("header %q: want batchsize and INSERT columns", head)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2:\n%s", len(rows), r.stdout)
+	}
+	for _, row := range rows {
+		if row.cells[4] != "200" || row.cells[7] != "0" {
+			t.Errorf("batchsize %s: INSERT ops %s, errors %s; want 200 and 0", row.cells[0], row.cells[4], row.cells[7])
+		}
+	}
+	if knees := kneeLines(r.stdout); len(knees) != 1 || !strings.Contains(knees[0], "this sweep varies batchsize") {
+		t.Errorf("knee lines %q: want the reason a batchsize sweep has no knee", knees)
+	}
+}
+
+// TestSweepMatrix varies recordcount and threads: the data is loaded
+// again for each recordcount, once, and each series gets its knee line.
+func TestSweepMatrix(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	url := freshURL(t)
+	r := experiment(t, runSweep, "-P", "workloadc", "-p", "operationcount=200", "-p", "mongodb.url="+url,
+		"--vary", "threads=1,2", "--vary", "recordcount=100,150", "--no-store", "--out-dir", filepath.Join(dir, "out"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, n := range []string{"100", "150"} {
+		if c := strings.Count(r.stderr, "loading "+n+" records"); c != 1 {
+			t.Errorf("%s records loaded %d times, want once:\n%s", n, c, r.stderr)
+		}
+	}
+	_, rows, _ := sweepRows(t, r.stdout, 2)
+	var got []string
+	for _, row := range rows {
+		got = append(got, row.cells[0]+"/"+row.cells[1])
+	}
+	// recordcount changes slowest, so each load serves a whole series.
+	if want := []string{"1/100", "2/100", "1/150", "2/150"}; !slices.Equal(got, want) {
+		t.Errorf("points ran as %v, want %v", got, want)
+	}
+	knees := kneeLines(r.stdout)
+	if len(knees) != 2 || !strings.HasPrefix(knees[0], "recordcount=100: ") || !strings.HasPrefix(knees[1], "recordcount=150: ") {
+		t.Errorf("knee lines %q: want one per recordcount", knees)
+	}
+	n, err := connect(t, url).Collection("usertable").CountDocuments(context.Background(), map[string]any{})
+	if err != nil || n != 150 {
+		t.Errorf("after the sweep the collection holds %d documents (err %v), want 150", n, err)
+	}
+}
+
+// TestSweepAuto doubles the threads until --max-threads.
+func TestSweepAuto(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := experiment(t, runSweep, "-P", "workloadc", "-p", "recordcount=100", "-p", "operationcount=200", "-p", "mongodb.url="+freshURL(t),
+		"--vary", "threadcount=auto", "--max-threads", "4", "--no-store", "--out-dir", filepath.Join(dir, "out"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	_, rows, _ := sweepRows(t, r.stdout, 1)
+	var threads []string
+	for _, row := range rows {
+		threads = append(threads, row.cells[0])
+	}
+	// The knee may confirm itself before 4 threads; the steps double.
+	if len(threads) < 2 || !slices.Equal(threads, []string{"1", "2", "4"}[:len(threads)]) {
+		t.Errorf("auto ran threads %v, want doubling from 1 up to 4", threads)
+	}
+}
+
+// TestSweepInterrupt stops a sweep with a signal as its second point
+// starts: the first point's row, file and store entry stay, the knee is
+// stated over what finished, and the exit code is the signal's.
+func TestSweepInterrupt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	db := filepath.Join(dir, "runs.db")
+	sig := make(chan int, 1)
+	var stdout bytes.Buffer
+	stderr := &signalOn{trigger: "point 2/3", sig: sig}
+	env := Env{Stdout: &stdout, Stderr: stderr, Interrupt: sig}
+	err := runSweep(context.Background(), []string{"-P", "workloadc", "-p", "recordcount=100", "-p", "operationcount=300",
+		"-p", "mongodb.url=" + freshURL(t), "--vary", "threadcount=1,2,4", "--store", db, "--out-dir", out}, env)
+	code := report(err, env)
+	if code != ExitSIGINT {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitSIGINT, stdout.String(), stderr.String())
+	}
+	_, rows, _ := sweepRows(t, stdout.String(), 1)
+	if len(rows) == 0 || rows[0].cells[0] != "1" || len(rows) > 2 {
+		t.Fatalf("rows %v: want the first point's, and at most the interrupted one", rows)
+	}
+	if len(rows) == 2 && !strings.Contains(rows[1].note, "partial") {
+		t.Errorf("the interrupted run's row %v is not marked partial", rows[1])
+	}
+	if knees := kneeLines(stdout.String()); len(knees) != 1 || !strings.HasPrefix(knees[0], "no knee: need at least 2 points") {
+		t.Errorf("knee lines %q: want the knee over the one finished point", knees)
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr does not say the sweep was interrupted:\n%s", stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "p01-threadcount=1-t1.json")); err != nil {
+		t.Errorf("the finished run's results file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "p03-threadcount=4-t1.json")); err == nil {
+		t.Error("the third point ran after the signal")
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.List(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != len(rows) {
+		t.Errorf("the store holds %d runs, the table %d rows", len(runs), len(rows))
+	}
+	for _, ri := range runs {
+		if ri.Point["threadcount"] == "2" && !ri.Partial {
+			t.Errorf("run %d at the interrupted point is not marked partial", ri.ID)
+		}
+	}
+}
+
+// signalOn delivers SIGINT's exit code once trigger is written.
+type signalOn struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	trigger string
+	sig     chan int
+	sent    bool
+}
+
+func (s *signalOn) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf.Write(p)
+	if !s.sent && strings.Contains(s.buf.String(), s.trigger) {
+		s.sent = true
+		s.sig <- ExitSIGINT
+	}
+	return len(p), nil
+}
+
+func (s *signalOn) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
+// TestSweepOutDir checks the default output directory and that a sweep
+// id is never reused, in a directory or in the store.
+func TestSweepOutDir(t *testing.T) {
+	t.Chdir(t.TempDir())
+	ctx := context.Background()
+	st, err := store.Open("runs.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := &sweeper{o: &sweepOptions{}, id: "20260101-000000", st: st}
+	dir, err := s.makeDir(ctx)
+	if err != nil || dir != "sweep-20260101-000000" {
+		t.Fatalf("first sweep: dir %q, err %v", dir, err)
+	}
+	s.id = "20260101-000000"
+	if dir, err = s.makeDir(ctx); err != nil || dir != "sweep-20260101-000000-2" || s.id != "20260101-000000-2" {
+		t.Fatalf("second sweep in the same second: dir %q, id %q, err %v", dir, s.id, err)
+	}
+	if _, err := st.Save(ctx, synthResults(t, resultsSpec{throughput: 100}), store.SaveOptions{SweepID: "20260102-000000"}); err != nil {
+		t.Fatal(err)
+	}
+	s = &sweeper{o: &sweepOptions{outDir: "mine"}, id: "20260102-000000", st: st}
+	if dir, err = s.makeDir(ctx); err != nil || dir != "mine" || s.id != "20260102-000000-2" {
+		t.Fatalf("an id the store holds: dir %q, id %q, err %v", dir, s.id, err)
+	}
+	if err := os.WriteFile(filepath.Join("mine", "x.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = &sweeper{o: &sweepOptions{outDir: "mine"}, id: "20260103-000000"}
+	if _, err := s.makeDir(ctx); err == nil || !strings.Contains(err.Error(), "already holds results files") {
+		t.Errorf("an --out-dir with results in it: err %v", err)
+	}
+}
+
+// TestParseVary checks --vary's syntax, row by row.
+func TestParseVary(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in      string
+		name    string
+		values  []string
+		auto    bool
+		wantErr string
+	}{
+		{in: "threadcount=1,2,4", name: "threadcount", values: []string{"1", "2", "4"}},
+		// Spaces around values are the shell's leftovers, not values.
+		{in: "target= 100 , 200", name: "target", values: []string{"100", "200"}},
+		// Flag names stand for their properties.
+		{in: "threads=8", name: "threadcount", values: []string{"8"}},
+		{in: "-threads=8", name: "threadcount", values: []string{"8"}},
+		{in: "threadcount=auto", name: "threadcount", auto: true},
+		// A URL holds '=': only the first one splits.
+		{in: "mongodb.url=mongodb://h/db?w=1", name: "mongodb.url", values: []string{"mongodb://h/db?w=1"}},
+		{in: "threadcount", wantErr: "expected --vary NAME=V1,V2,..."},
+		{in: "=1,2", wantErr: "expected --vary NAME=V1,V2,..."},
+		{in: "threadcount=", wantErr: "no values"},
+		{in: "threadcount=1,", wantErr: "value 2 is empty"},
+		{in: "threadcount=1,1", wantErr: "value 1 is given twice"},
+		{in: "recordcount=auto", wantErr: "auto is only for threadcount"},
+		{in: "threadcount=auto,8", wantErr: "auto stands alone"},
+		{in: "nosuch=1", wantErr: "unknown property"},
+		{in: "requestdistrib=zipfian", wantErr: "did you mean requestdistribution?"},
+		{in: "exportfile=a,b", wantErr: "the sweep sets exportfile"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			d, err := parseVary(tc.in)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.name != tc.name || d.auto != tc.auto || !slices.Equal(d.values, tc.values) {
+				t.Errorf("got %+v, want name %s values %v auto %t", d, tc.name, tc.values, tc.auto)
+			}
+		})
+	}
+}
+
+// FuzzParseVary: any input gives a dimension or an error, never a panic,
+// and a dimension always has a known name and non-empty distinct values.
+func FuzzParseVary(f *testing.F) {
+	for _, s := range []string{"threadcount=1,2,4", "threads=auto", "target=,", "=", "a=b=c", "recordcount=1,,2", "mongodb.url=x,y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := parseVary(s)
+		if err != nil {
+			return
+		}
+		if d.name == "" || (!d.auto && len(d.values) == 0) || (d.auto && d.name != "threadcount") {
+			t.Fatalf("%q gave %+v", s, d)
+		}
+		for i, v := range d.values {
+			if v == "" || slices.Contains(d.values[:i], v) {
+				t.Fatalf("%q gave values %q", s, d.values)
+			}
+		}
+	})
+}
+
+// FuzzSweepArgs: whatever the command line, parsing ends in options or an
+// error marked as bad input, never a panic.
+func FuzzSweepArgs(f *testing.F) {
+	f.Add("run mongodb -P workloada --vary threadcount=1,2 --repeat 2 --discard-first")
+	f.Add("--vary=threads=auto --max-threads=8 --reload=false")
+	f.Add("load --vary batchsize=1,10 --no-store --out-dir d --knee-latency 0.3")
+	f.Fuzz(func(t *testing.T, line string) {
+		o, err := parseSweepArgs(strings.Fields(line))
+		if err != nil {
+			var bi badInput
+			if !errors.As(err, &bi) {
+				t.Fatalf("%q: error %v is not bad input", line, err)
+			}
+			return
+		}
+		if !o.help && (o.repeat < 1 || (len(o.dims) == 0 && o.repeat < 2)) {
+			t.Fatalf("%q: accepted %+v", line, o)
+		}
+	})
+}
+
+// TestWarnOnce checks that repeated warnings are dropped and other lines,
+// split across writes, pass whole.
+func TestWarnOnce(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	w := newWarnOnce(&b)
+	for _, s := range []string{"mongobench: warning: x\n", "status 1\nmongobench: warn", "ing: x\n", "status 1\n", "mongobench: warning: y\n"} {
+		if _, err := w.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := "mongobench: warning: x\nstatus 1\nstatus 1\nmongobench: warning: y\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// TestExperimentBadInput gives sweep, compare, history and report one
+// mistake each: every one exits 2 with one line naming what is wrong,
+// before running anything or creating any file.
+func TestExperimentBadInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.db") // a store without runs
+	st, err := store.Open(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	notAStore := filepath.Join(dir, "other.db")
+	if err := os.WriteFile(notAStore, []byte("not sqlite at all, just text that is long enough to be a header...."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const url = "mongodb://127.0.0.1:1/x" // never contacted: input is checked first
+	out := filepath.Join(dir, "out")
+	sweepArgs := func(extra ...string) []string {
+		return append([]string{"-P", "workloadc", "-p", "mongodb.url=" + url, "--store", filepath.Join(dir, "s.db"), "--out-dir", out}, extra...)
+	}
+	type cmdFunc = func(context.Context, []string, Env) error
+	tests := []struct {
+		name string
+		cmd  cmdFunc
+		args []string
+		want string
+	}{
+		{"vary without values", runSweep, sweepArgs("--vary", "threadcount"), `--vary "threadcount": expected --vary NAME=V1,V2,... such as --vary threadcount=1,2,4,8`},
+		{"vary empty", runSweep, sweepArgs("--vary", "threadcount="), "--vary threadcount=: no values"},
+		{"vary empty value", runSweep, sweepArgs("--vary", "threadcount=1,,4"), "--vary threadcount=1,,4: value 2 is empty"},
+		{"vary at the end", runSweep, sweepArgs("--vary"), "flag --vary needs a value"},
+		{"auto elsewhere", runSweep, sweepArgs("--vary", "recordcount=auto"), "auto is only for threadcount"},
+		{"unknown property", runSweep, sweepArgs("--vary", "threadcnt=1,2"), "--vary threadcnt: unknown property; did you mean threadcount?"},
+		{"vary twice", runSweep, sweepArgs("--vary", "threadcount=1", "--vary", "threads=2"), "--vary threadcount is given twice"},
+		{"bad point", runSweep, sweepArgs("--vary", "threadcount=1,0"), `sweep point threadcount=0: threadcount="0" is invalid`},
+		{"repeat 0", runSweep, sweepArgs("--vary", "threadcount=1,2", "--repeat", "0"), `--repeat "0" is invalid: expected a whole number of trials >= 1`},
+		{"repeat text", runSweep, sweepArgs("--vary", "threadcount=1,2", "--repeat=many"), `--repeat "many" is invalid`},
+		{"nothing varies", runSweep, sweepArgs(), "nothing to sweep"},
+		{"reload both", runSweep, sweepArgs("--vary", "threadcount=1,2", "--reload", "--no-reload"), "--reload and --no-reload contradict each other"},
+		{"knee threshold", runSweep, sweepArgs("--vary", "threadcount=1,2", "--knee-latency", "-1"), `--knee-latency "-1" is invalid: expected a fraction > 0`},
+		{"max threads", runSweep, sweepArgs("--vary", "threadcount=auto", "--max-threads", "0"), `--max-threads "0" is invalid`},
+		{"out", runSweep, sweepArgs("--vary", "threadcount=1,2", "--out", "x.json"), "use --out-dir DIR"},
+		{"unknown flag", runSweep, sweepArgs("--vary", "threadcount=1,2", "--repeats", "2"), "unknown flag -repeats: accepted flags are -P, -p"},
+		{"binding", runSweep, []string{"cassandra", "--vary", "threadcount=1"}, `unknown binding "cassandra"`},
+		{"not a store", runSweep, append(sweepArgs("--vary", "threadcount=1,2"), "--store", notAStore), "--store " + notAStore + ": "},
+		{"compare one group", runCompare, []string{"a.json"}, "need at least two groups of runs to compare (A B), got 1"},
+		{"compare alpha", runCompare, []string{"a", "b", "--alpha", "5"}, "--alpha 5 is invalid"},
+		{"compare missing file", runCompare, []string{filepath.Join(dir, "a.json"), "b", "--store", empty}, "results file " + filepath.Join(dir, "a.json") + " does not exist"},
+		{"compare no store", runCompare, []string{"base", "new", "--store", filepath.Join(dir, "none.db")}, `"base" is no results file, and there is no results store at`},
+		{"compare unknown id", runCompare, []string{"99", "1", "--store", empty}, `no run has id 99 or label "99": ` + empty + " holds no labelled runs and no sweeps"},
+		{"compare unknown sweep", runCompare, []string{"sweep:x", "1", "--store", empty}, `no sweep has id "x"`},
+		{"compare bad file", runCompare, []string{notAStore, notAStore}, notAStore + ": read results:"},
+		{"history limit", runHistory, []string{"--limit", "-1", "--store", empty}, "--limit -1 is invalid"},
+		{"history phase", runHistory, []string{"--phase", "both", "--store", empty}, `--phase "both" is invalid: expected load or run`},
+		{"history argument", runHistory, []string{"baseline", "--store", empty}, `unexpected argument "baseline": filter with --label L or --sweep ID`},
+		{"history not a store", runHistory, []string{"--store", notAStore}, "--store " + notAStore},
+		{"report nothing", runReportCmd, []string{"-o", filepath.Join(dir, "r.html")}, "report: no runs named"},
+		{"report unknown label", runReportCmd, []string{"nolabel", "-o", filepath.Join(dir, "r.html"), "--store", empty}, `no run has label "nolabel"`},
+		{"report flag", runReportCmd, []string{"a", "--out", "r.html"}, "report: unknown flag -out: accepted flags are -o FILE"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := experiment(t, tc.cmd, tc.args...)
+			if r.code != ExitBadInput {
+				t.Fatalf("exit %d, want %d; stderr %q", r.code, ExitBadInput, r.stderr)
+			}
+			if lines := strings.Count(r.stderr, "\n"); lines != 1 || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("stderr %q, want one line containing %q", r.stderr, tc.want)
+			}
+		})
+	}
+	for _, p := range []string{out, filepath.Join(dir, "s.db"), filepath.Join(dir, "none.db"), filepath.Join(dir, "r.html")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("bad input left %s behind", p)
+		}
+	}
+}
