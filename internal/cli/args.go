@@ -125,12 +125,9 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 // flagError turns the flag package's messages into one line that says
 // what is accepted.
 func flagError(err error) error {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return fmt.Errorf("unknown flag %s: accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --warmup, --drop, -h", name)
-	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-		return fmt.Errorf("flag %s needs a value", name)
+	msg := flagMessage(err)
+	if strings.HasPrefix(msg, "unknown flag ") {
+		msg += ": accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --warmup, --drop, -h"
 	}
 	return errors.New(msg)
 }

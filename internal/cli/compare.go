@@ -785,6 +785,19 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// loadGroups loads each reference as a group of runs.
+func (src *runSource) loadGroups(ctx context.Context, refs []string) ([][]loadedRun, error) {
+	groups := make([][]loadedRun, len(refs))
+	for i, ref := range refs {
+		g, err := src.loadGroup(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		groups[i] = g
+	}
+	return groups, nil
+}
+
 // flagMessage rewords the flag package's errors in this tool's terms.
 func flagMessage(err error) string {
 	msg := err.Error()
@@ -809,11 +822,9 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	}
 	src := &runSource{storePath: o.store.path}
 	defer src.close()
-	groups := make([][]loadedRun, len(o.refs))
-	for i, ref := range o.refs {
-		if groups[i], err = src.loadGroup(ctx, ref); err != nil {
-			return err
-		}
+	groups, err := src.loadGroups(ctx, o.refs)
+	if err != nil {
+		return err
 	}
 	kind := chooseLatency(groups...)
 	w := env.Stdout

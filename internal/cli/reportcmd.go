@@ -100,11 +100,9 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	}
 	src := &runSource{storePath: o.store.path}
 	defer src.close()
-	groups := make([][]loadedRun, len(o.refs))
-	for i, ref := range o.refs {
-		if groups[i], err = src.loadGroup(ctx, ref); err != nil {
-			return err
-		}
+	groups, err := src.loadGroups(ctx, o.refs)
+	if err != nil {
+		return err
 	}
 	in := buildReportInput(o, groups)
 	for _, n := range in.notes {

@@ -196,7 +196,6 @@ type worker struct {
 	filter []byte
 	doc    []byte
 	update []byte
-	proj   []byte
 	docs   []any
 	bufs   [][]byte
 
