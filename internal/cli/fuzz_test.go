@@ -13,6 +13,7 @@ func FuzzCommandLine(f *testing.F) {
 	f.Add("mongodb\x00-P\x00workloada\x00-threads\x0016")
 	f.Add("mongodb\x00-s\x00-p\x00mongodb.url=mongodb://u:S3NTINELpw@h:1,h:2/db?w=1\x00-target\x00-5")
 	f.Add("-p\x00recordcount=\x00-P\x00workloads/workloadz")
+	f.Add("://u:S3NTINELpw@\x00-P\x00workloada")
 	f.Add("mongodb\x00--warmup\x0010x\x00--max-errors\x00-1")
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, "\x00")

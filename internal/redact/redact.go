@@ -52,9 +52,10 @@ func redactOptions(s string) string {
 }
 
 // urlPattern finds URLs inside free text (error messages, command lines),
-// up to the next white space or quote. Any scheme: a MongoDB URL typed
-// where something else was expected may have lost or mangled its scheme.
-var urlPattern = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s"'\\]+`)
+// up to the next white space or quote. Any scheme, or none: a MongoDB URL
+// typed where something else was expected may have lost or mangled its
+// scheme, and "://user:password@host" still carries a password.
+var urlPattern = regexp.MustCompile(`[A-Za-z0-9+.\-_]*://[^\s"'\\]+`)
 
 // Text redacts every URL found in s.
 func Text(s string) string {

@@ -36,6 +36,17 @@ func TestText(t *testing.T) {
 	if got := Text(in); got != want {
 		t.Errorf("Text = %q, want %q", got, want)
 	}
+	// A URL that lost its scheme, or whose scheme starts oddly, still
+	// carries a password.
+	for in, want := range map[string]string{
+		`unknown binding "://u:secret@"`:     `unknown binding "://u:***@"`,
+		`value 1x_y://u:secret@h is wrong`:   `value 1x_y://u:***@h is wrong`,
+		`bad -p mongodb.url=://u:secret@h/x`: `bad -p mongodb.url=://u:***@h/x`,
+	} {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
 	args := Args([]string{"-p", "mongodb.url=mongodb://a:secret@h/x"})
 	if args[1] != "mongodb.url=mongodb://a:***@h/x" {
 		t.Errorf("Args = %q", args)
