@@ -24,9 +24,10 @@ type benchArgs struct {
 	out       string   // --out
 	dataDir   string   // --data-dir
 	help      bool
-	maxErrors int64    // --max-errors
-	drop      bool     // --drop
-	raw       []string // the arguments as given, for the results file
+	maxErrors int64      // --max-errors
+	drop      bool       // --drop
+	store     storeFlags // --store, --no-store
+	raw       []string   // the arguments as given, for the results file
 }
 
 type kv struct{ key, value string }
@@ -76,6 +77,8 @@ const benchFlagsHelp = `flags:
   --max-errors N stop once N operations have failed (default: never; failures are counted)
   --warmup 30s   run this long before measuring (warmuptime); warm-up is reported apart
   --drop         load: drop the collection first
+  --store PATH   record the run in this results store (default mongobench.db,
+                 or $MONGOBENCH_STORE); --no-store: record nothing
   -h             this help`
 
 // parseBenchArgs parses "load|run [mongodb] flags...".
@@ -103,6 +106,7 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 	fs.StringVar(&a.dataDir, "data-dir", "", "")
 	fs.Int64Var(&a.maxErrors, "max-errors", 0, "")
 	fs.BoolVar(&a.drop, "drop", false, "")
+	a.store.register(fs)
 	fs.Var(settingFlag{"warmuptime", &a.settings}, "warmup", "")
 	fs.BoolVar(&a.help, "h", false, "")
 	fs.BoolVar(&a.help, "help", false, "")
@@ -127,7 +131,7 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 func flagError(err error) error {
 	msg := flagMessage(err)
 	if strings.HasPrefix(msg, "unknown flag ") {
-		msg += ": accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --warmup, --drop, -h"
+		msg += ": accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --warmup, --drop, --store, --no-store, -h"
 	}
 	return errors.New(msg)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -128,6 +129,17 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		return nil
 	}
 	spec := cfg.spec
+
+	// The store is opened before the benchmark so that a wrong --store is
+	// reported before any time is spent measuring.
+	var results *store.Store
+	cfg.args.store.fromEnv(env)
+	if !cfg.args.store.disabled && !callerSaves(ctx) {
+		if results, err = openStore(cfg.args.store.path); err != nil {
+			return err
+		}
+		defer results.Close()
+	}
 
 	var server *embedded.Server
 	url := cfg.url
@@ -261,13 +273,24 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if out.result.LateStarts > 0 || out.result.Abandoned > 0 {
 		fmt.Fprintf(env.Stderr, "mongobench: %d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted\n", out.result.LateStarts, out.result.Abandoned)
 	}
-	if spec.ExportFile != "" {
+	if spec.ExportFile != "" || results != nil {
 		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName, obsv)
 		if err != nil {
 			return err
 		}
-		if err := writeResultsFile(spec.ExportFile, res); err != nil {
-			return err
+		if spec.ExportFile != "" {
+			if err := writeResultsFile(spec.ExportFile, res); err != nil {
+				return err
+			}
+		}
+		if results != nil {
+			if id, err := saveRun(ctx, results, res, store.SaveOptions{}); err != nil {
+				// The summary is printed and the results file written:
+				// nothing measured is lost, so the run still succeeds.
+				fmt.Fprintf(env.Stderr, "mongobench: warning: the run was not recorded: %v\n", err)
+			} else {
+				fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, results.Path())
+			}
 		}
 	}
 	if code := interrupt.code(); code != 0 {

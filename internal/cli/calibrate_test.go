@@ -140,7 +140,7 @@ func TestCalibrateInterrupted(t *testing.T) {
 	var out, errb bytes.Buffer
 	signals := make(chan int, 1)
 	signals <- ExitSIGINT
-	env := Env{Stdout: &out, Stderr: &errb, Interrupt: signals}
+	env := Env{Stdout: &out, Stderr: &errb, Interrupt: signals, Getenv: testEnv}
 	code := report(runCalibrate(context.Background(), []string{"-threads", "1", "--no-extras", "--in-process", "-operationcount", "100000000"}, env), env)
 	if code != ExitSIGINT {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitSIGINT, errb.String())

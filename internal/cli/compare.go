@@ -816,6 +816,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	o.store.fromEnv(env)
 	if o.help {
 		fmt.Fprintln(env.Stdout, compareHelp)
 		return nil

@@ -77,6 +77,7 @@ func runHistory(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	o.store.fromEnv(env)
 	if o.help {
 		fmt.Fprintln(env.Stdout, historyHelp)
 		return nil

@@ -6,12 +6,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/embedded"
+	"github.com/mongobench/mongobench/internal/store"
 )
 
 // testServer is one embedded server for the package's tests; each test
@@ -29,9 +31,32 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	testServer = srv
+	// Runs are recorded in a store of the tests' own, never in a
+	// mongobench.db beside the sources (subprocess tests inherit this).
+	storeDir, err := os.MkdirTemp("", "mongobench-test-store")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv(storeEnv, filepath.Join(storeDir, "mongobench.db"))
+	_, existed := os.Stat(store.DefaultPath)
 	code := m.Run()
 	srv.Close()
+	os.RemoveAll(storeDir)
+	if _, err := os.Stat(store.DefaultPath); err == nil && existed != nil {
+		fmt.Fprintf(os.Stderr, "a test wrote %s into the package directory: it must use its own store\n", store.DefaultPath)
+		os.Remove(store.DefaultPath)
+		code = 1
+	}
 	os.Exit(code)
+}
+
+// testEnv is an empty environment but for the tests' results store.
+func testEnv(k string) string {
+	if k == storeEnv {
+		return os.Getenv(storeEnv)
+	}
+	return ""
 }
 
 var dbCounter atomic.Int64
@@ -51,7 +76,7 @@ type cmdResult struct {
 func mongobench(t *testing.T, args ...string) cmdResult {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, Env{Stdout: &out, Stderr: &errb})
+	code := Main(context.Background(), args, Env{Stdout: &out, Stderr: &errb, Getenv: testEnv})
 	return cmdResult{code, out.String(), errb.String()}
 }
 

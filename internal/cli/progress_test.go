@@ -14,7 +14,7 @@ func TestProgressOnTerminal(t *testing.T) {
 	url := freshURL(t)
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), []string{"load", "mongodb", "-s", "-P", "workloada", "-p", "mongodb.url=" + url,
-		"-p", "recordcount=300", "-p", "status.interval=1"}, Env{Stdout: &out, Stderr: &errb, StderrIsTerminal: true})
+		"-p", "recordcount=300", "-p", "status.interval=1"}, Env{Stdout: &out, Stderr: &errb, StderrIsTerminal: true, Getenv: testEnv})
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}

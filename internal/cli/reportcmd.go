@@ -94,6 +94,7 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	o.store.fromEnv(env)
 	if o.help {
 		fmt.Fprintln(env.Stdout, reportHelp)
 		return nil

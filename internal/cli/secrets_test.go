@@ -14,7 +14,9 @@ const sentinel = "S3NTINELpw"
 
 // TestPasswordNeverShown runs every output path with a password in the URL
 // — given by -p, by a properties file and by MONGOBENCH_URL, on success and
-// on failure — and greps everything written for it.
+// on failure — and greps everything written for it: results files,
+// journals, HdrHistogram logs, the results store, a sweep's files, a
+// report and a comparison.
 func TestPasswordNeverShown(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -34,9 +36,14 @@ func TestPasswordNeverShown(t *testing.T) {
 		code int
 	}{
 		{"load -p", append([]string{"load", "mongodb", "-P", "workloada", "-p", "recordcount=50", "-p", "mongodb.url=" + url, "--out", filepath.Join(dir, "load.json")}, common...), nil, 0},
-		{"run -P file", append([]string{"run", "mongodb", "-P", "workloada", "-P", propsFile, "--out", filepath.Join(dir, "run.json")}, common...), nil, 0},
-		{"run env", append([]string{"run", "mongodb", "-P", "workloada", "-p", "recordcount=50", "-p", "operationcount=100", "--out", filepath.Join(dir, "env.json")}, common...),
+		{"run -P file", append([]string{"run", "mongodb", "-P", "workloada", "-P", propsFile, "-l", "secret-file", "--out", filepath.Join(dir, "run.json")}, common...), nil, 0},
+		{"run env", append([]string{"run", "mongodb", "-P", "workloada", "-p", "recordcount=50", "-p", "operationcount=100", "-l", "secret-env", "--out", filepath.Join(dir, "env.json")}, common...),
 			map[string]string{"MONGOBENCH_URL": url}, 0},
+		{"sweep", []string{"sweep", "-P", "workloadc", "-p", "mongodb.url=" + url, "-p", "recordcount=50", "-p", "operationcount=50",
+			"--vary", "threadcount=1,2", "--out-dir", filepath.Join(dir, "sweep")}, nil, 0},
+		// Both read the runs back from the store.
+		{"report", []string{"report", "secret-file", "secret-env", "-o", filepath.Join(dir, "report.html")}, nil, 0},
+		{"compare", []string{"compare", "secret-file", "secret-env"}, nil, 0},
 		// SCRAM is refused by FerretDB: the authentication error path.
 		{"auth failure", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + base + "secrets", "-p", "mongodb.connecttimeout=2"}, nil, ExitFailed},
 		{"unreachable", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=mongodb://bench:" + sentinel + "@127.0.0.1:1/x", "-p", "mongodb.connecttimeout=0.5"}, nil, ExitFailed},
@@ -44,7 +51,12 @@ func TestPasswordNeverShown(t *testing.T) {
 	}
 	for _, r := range runs {
 		var out, errb bytes.Buffer
-		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return r.env[k] }}
+		env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+			if k == storeEnv {
+				return filepath.Join(dir, "mongobench.db")
+			}
+			return r.env[k]
+		}}
 		code := Main(context.Background(), r.args, env)
 		if code != r.code {
 			t.Errorf("%s: exit %d, want %d; stderr: %s", r.name, code, r.code, errb.String())
@@ -58,7 +70,7 @@ func TestPasswordNeverShown(t *testing.T) {
 			t.Errorf("%s: the error does not name the (redacted) URL: %s", r.name, errb.String())
 		}
 	}
-	written := 0
+	written := map[string]bool{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || path == propsFile {
 			return err
@@ -67,7 +79,7 @@ func TestPasswordNeverShown(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		written++
+		written[filepath.Ext(path)] = true
 		if bytes.Contains(data, []byte(sentinel)) {
 			t.Errorf("the password is in %s", filepath.Base(path))
 		}
@@ -82,8 +94,10 @@ func TestPasswordNeverShown(t *testing.T) {
 			t.Errorf("%s does not record the URL with its password masked (err %v)", name, err)
 		}
 	}
-	// load.json, run.json, env.json, their journals, and .hdr logs.
-	if written < 7 {
-		t.Errorf("only %d files written: the test does not cover the outputs it should", written)
+	// Results files, journals, HdrHistogram logs, the store, the report.
+	for _, ext := range []string{".json", ".jsonl", ".hdr", ".db", ".html"} {
+		if !written[ext] {
+			t.Errorf("no %s file was written: the test does not cover the outputs it should (written: %v)", ext, written)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/store"
 )
 
 // startMongobench starts this test binary as mongobench in a subprocess
@@ -64,16 +66,18 @@ func exitCode(err error) int {
 }
 
 // TestInterrupt sends SIGINT to a running benchmark: it must stop, print
-// its summary, write results marked partial and exit 130.
+// its summary, write results and record the run, marked partial, and exit
+// 130.
 func TestInterrupt(t *testing.T) {
 	t.Parallel()
 	url := freshURL(t)
 	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100"); r.code != 0 {
 		t.Fatalf("load: %s", r.stderr)
 	}
-	out := filepath.Join(t.TempDir(), "partial.json")
+	dir := t.TempDir()
+	out, storeFile := filepath.Join(dir, "partial.json"), filepath.Join(dir, "partial.db")
 	cmd, stdout, stderr := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url,
-		"-p", "recordcount=100", "-p", "operationcount=0", "-p", "maxexecutiontime=120", "-p", "status.interval=1", "--out", out)
+		"-p", "recordcount=100", "-p", "operationcount=0", "-p", "maxexecutiontime=120", "-p", "status.interval=1", "--out", out, "--store", storeFile)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -91,6 +95,15 @@ func TestInterrupt(t *testing.T) {
 	}
 	if res.Operations != s.int(t, "READ", "Operations") {
 		t.Errorf("results hold %d operations, the summary %d", res.Operations, s.int(t, "READ", "Operations"))
+	}
+	st, err := store.Open(storeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.List(context.Background(), store.Filter{})
+	if err != nil || len(runs) != 1 || !runs[0].Partial || runs[0].Operations != res.Operations {
+		t.Errorf("store holds %+v (err %v), want one partial run of %d operations", runs, err, res.Operations)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/store"
@@ -20,8 +21,21 @@ type storeFlags struct {
 
 // register adds --store and --no-store to fs.
 func (f *storeFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.path, "store", store.DefaultPath, "")
+	fs.StringVar(&f.path, "store", "", "")
 	fs.BoolVar(&f.disabled, "no-store", false, "")
+}
+
+// storeEnv names the store used when no --store is given, so that a
+// project, a CI job or a test suite can keep its runs out of the working
+// directory without repeating --store on every command.
+const storeEnv = "MONGOBENCH_STORE"
+
+// fromEnv fills in the store named by $MONGOBENCH_STORE when the command
+// line named none.
+func (f *storeFlags) fromEnv(env Env) {
+	if f.path == "" && env.Getenv != nil {
+		f.path = strings.TrimSpace(env.Getenv(storeEnv))
+	}
 }
 
 // storePath returns path, or the default store when path is empty.
@@ -75,9 +89,10 @@ func openExistingStore(path string) (*store.Store, error) {
 // drives them (a sweep), with their place in the series.
 type callerSavesKey struct{}
 
-// withCallerSaves returns a context in which saveToStore does nothing: a
-// sweep runs each point through the load/run code and then saves the run
-// itself, with its sweep id, point and trial, so it must not be saved twice.
+// withCallerSaves returns a context in which load and run do not record
+// their run: a sweep runs each point through the load/run code and then
+// saves the run itself, with its sweep id, point and trial, so it must not
+// be saved twice.
 func withCallerSaves(ctx context.Context) context.Context {
 	return context.WithValue(ctx, callerSavesKey{}, true)
 }
@@ -85,31 +100,6 @@ func withCallerSaves(ctx context.Context) context.Context {
 func callerSaves(ctx context.Context) bool {
 	v, _ := ctx.Value(callerSavesKey{}).(bool)
 	return v
-}
-
-// saveToStore records a finished run in the results store at path (the
-// default store when empty) and says under which run id on stderr. It does
-// nothing when disabled (--no-store) or when ctx comes from a command that
-// saves its runs itself (see withCallerSaves). The results file, if any, is
-// already written when this is called, so a failure here loses nothing
-// measured.
-func saveToStore(ctx context.Context, env Env, path string, disabled bool, res *export.Results, opts store.SaveOptions) error {
-	if disabled || res == nil || callerSaves(ctx) {
-		return nil
-	}
-	s, err := openStore(path)
-	if err != nil {
-		return err
-	}
-	id, err := saveRun(ctx, s, res, opts)
-	if cerr := s.Close(); err == nil && cerr != nil {
-		return fmt.Errorf("results store: %w", cerr)
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, s.Path())
-	return nil
 }
 
 // saveRun saves res in an open store. An interrupted command still records

@@ -141,7 +141,7 @@ const sweepFlagList = "--vary, --repeat, --discard-first, --reload, --no-reload,
 // parseSweepArgs takes sweep's own flags out of args, wherever they are,
 // and checks the rest as a load/run command line.
 func parseSweepArgs(args []string) (*sweepOptions, error) {
-	o := &sweepOptions{command: "run", repeat: 1, store: storeFlags{path: store.DefaultPath}}
+	o := &sweepOptions{command: "run", repeat: 1}
 	if len(args) > 0 && (args[0] == "run" || args[0] == "load") {
 		o.command, args = args[0], args[1:]
 	}
@@ -375,6 +375,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	o.store.fromEnv(env)
 	if o.help {
 		fmt.Fprintln(env.Stdout, sweepHelp)
 		return nil

@@ -22,7 +22,7 @@ import (
 func experiment(t *testing.T, cmd func(context.Context, []string, Env) error, args ...string) cmdResult {
 	t.Helper()
 	var out, errb bytes.Buffer
-	env := Env{Stdout: &out, Stderr: &errb}
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: testEnv}
 	code := report(cmd(context.Background(), args, env), env)
 	return cmdResult{code, out.String(), errb.String()}
 }
@@ -240,7 +240,7 @@ func TestSweepInterrupt(t *testing.T) {
 	sig := make(chan int, 1)
 	var stdout bytes.Buffer
 	stderr := &signalOn{trigger: "point 2/3", sig: sig}
-	env := Env{Stdout: &stdout, Stderr: stderr, Interrupt: sig}
+	env := Env{Stdout: &stdout, Stderr: stderr, Interrupt: sig, Getenv: testEnv}
 	err := runSweep(context.Background(), []string{"-P", "workloadc", "-p", "recordcount=100", "-p", "operationcount=300",
 		"-p", "mongodb.url=" + freshURL(t), "--vary", "threadcount=1,2,4", "--store", db, "--out-dir", out}, env)
 	code := report(err, env)
