@@ -249,6 +249,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	sizesAfter, sizesAfterErr := metrics.Sizes(context.WithoutCancel(ctx), monitor, dbName, spec.Table)
 	obsv := observation{topology: &topology, warmup: warm}
+	if out.usage != nil {
+		obsv.client = &clientReport{usage: *out.usage, operations: out.summary.Operations, sharesProcess: server != nil}
+	}
 	if sizesBeforeErr == nil {
 		obsv.sizesBefore = &sizesBefore
 	}
@@ -268,6 +271,14 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if out.obs != nil {
 		for _, l := range metrics.SummaryLines(out.obs.first, out.obs.last, obsv.sizesAfter, obsv.topology) {
 			fmt.Fprintln(env.Stdout, l)
+		}
+	}
+	if obsv.client != nil {
+		for _, l := range obsv.client.summaryLines() {
+			fmt.Fprintln(env.Stdout, l)
+		}
+		if w := obsv.client.warning(); w != "" {
+			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
 		}
 	}
 	if out.result.LateStarts > 0 || out.result.Abandoned > 0 {

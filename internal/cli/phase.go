@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/runner"
+	"github.com/mongobench/mongobench/internal/selfmon"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -40,6 +41,9 @@ type phaseOutput struct {
 	end     time.Time
 	partial bool      // stopped by a signal before its own end
 	obs     *observer // server and host metrics; nil when not sampled
+	// usage is the client process's CPU and memory over the phase; nil
+	// for a preparatory phase.
+	usage *selfmon.Usage
 }
 
 // runPhase runs one load or run phase with its collector and status lines.
@@ -117,6 +121,10 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 	if !pc.quiet {
 		out.obs = startObserver(ctx, pc.monitor, clock, spec.StatusInterval, pc.localHost)
 	}
+	var probe *selfmon.Probe
+	if !pc.quiet {
+		probe = selfmon.StartSampling(time.Second)
+	}
 	collector.Start(onInterval)
 	res, err := runner.Run(ctx, runner.Config{
 		Core:         pc.core,
@@ -135,6 +143,10 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		Grace:        stopGrace,
 	}, progress)
 	out.summary = collector.Stop()
+	if probe != nil {
+		u := probe.Stop()
+		out.usage = &u
+	}
 	if display != nil {
 		display.finish(env.Stderr)
 	}

@@ -49,6 +49,7 @@ type observation struct {
 	topology                *metrics.TopologyInfo
 	sizesBefore, sizesAfter *metrics.SizeStats
 	warmup                  *warmup
+	client                  *clientReport
 }
 
 func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutput, url, database string, obsv observation) (*export.Results, error) {
@@ -67,6 +68,11 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 	}
 	if obsv.warmup != nil {
 		meta.Extra["warmup"] = obsv.warmup
+	}
+	if obsv.client != nil {
+		for k, v := range obsv.client.fields() {
+			meta.Extra[k] = v
+		}
 	}
 	if obsv.sizesBefore != nil || obsv.sizesAfter != nil {
 		meta.Extra["sizes"] = map[string]any{"start": obsv.sizesBefore, "end": obsv.sizesAfter}

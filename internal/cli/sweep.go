@@ -796,16 +796,7 @@ func (s *sweeper) runPoint(ctx context.Context, p *sweepPoint) (pointResult, err
 		t, err := s.runTrial(ctx, p, url, trial, warm)
 		if t.res != nil {
 			pr.trials = append(pr.trials, t)
-			note := ""
-			switch {
-			case warm:
-				note = "warm-up: not in the mean"
-			case t.res.Partial:
-				note = "partial: interrupted"
-			case err != nil:
-				note = "failed"
-			}
-			s.table.trialRow(p, t, note)
+			s.table.trialRow(p, t, trialNote(t, err))
 		}
 		if err != nil {
 			return pr, err
@@ -881,6 +872,23 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 		}
 	}
 	return t, s.trialError(p, trial, err)
+}
+
+// trialNote is the note column of a trial's row in the sweep's table.
+func trialNote(t trialRun, err error) string {
+	switch {
+	case t.warmup:
+		return "warm-up: not in the mean"
+	case t.res.Partial:
+		return "partial: interrupted"
+	case err != nil:
+		return "failed"
+	case t.res.Extra["client_bound"] == true:
+		// The run's warning is on stderr above; the table keeps it beside
+		// the figures it discredits.
+		return "client-bound"
+	}
+	return ""
 }
 
 // trialError says which run an error belongs to; an interrupt becomes the

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/nullserver"
+	"github.com/mongobench/mongobench/internal/selfmon"
+)
+
+// TestClientReport checks the [CLIENT] lines, the warning and the results
+// fields against usages worked out by hand.
+func TestClientReport(t *testing.T) {
+	t.Parallel()
+	twoCPUs := selfmon.Limits{NumCPU: 2, GOMAXPROCS: 2, Allowed: 2}
+	oneOfTwo := selfmon.Limits{NumCPU: 2, GOMAXPROCS: 1, Allowed: 1}
+	tests := []struct {
+		name    string
+		report  clientReport
+		lines   []string
+		warning string // a fragment; "" for none
+		bound   bool
+	}{
+		{
+			// 3 CPU-s over 10 s on 2 CPUs is 15%; 3 s / 60,000 ops = 50 µs.
+			name:   "idle client",
+			report: clientReport{usage: synthUsage(10*time.Second, 2*time.Second, time.Second, twoCPUs, 50<<20), operations: 60000},
+			lines: []string{
+				"[CLIENT], CPUPerOperation(us), 50.0",
+				"[CLIENT], AllowedCPUs, 2",
+				"[CLIENT], CPUUtilization(%), 15.0",
+				"[CLIENT], PeakRSS(MB), 50.0",
+				"[CLIENT], ClientBound, false",
+			},
+		},
+		{
+			// 9 CPU-s over 10 s with GOMAXPROCS=1: 90% of what it may use,
+			// though only 45% of the host.
+			name:   "starved by GOMAXPROCS",
+			report: clientReport{usage: synthUsage(10*time.Second, 6*time.Second, 3*time.Second, oneOfTwo, 3<<19), operations: 100000},
+			lines: []string{
+				"[CLIENT], CPUPerOperation(us), 90.0",
+				"[CLIENT], AllowedCPUs, 1",
+				"[CLIENT], CPUUtilization(%), 90.0",
+				"[CLIENT], PeakRSS(MB), 1.5",
+				"[CLIENT], ClientBound, true",
+			},
+			warning: "the client used 90% of the 1 CPUs it may use (0.90 CPU-seconds per second): the run was client-bound",
+			bound:   true,
+		},
+		{
+			// With the embedded server in the process no verdict is given,
+			// but a saturated process is still said.
+			name:    "embedded server, saturated",
+			report:  clientReport{usage: synthUsage(10*time.Second, 15*time.Second, 4*time.Second, twoCPUs, 0), operations: 0, sharesProcess: true},
+			lines:   []string{"[CLIENT], AllowedCPUs, 2", "[CLIENT], CPUUtilization(%), 95.0", "[CLIENT], IncludesEmbeddedServer, true"},
+			warning: "the client and the embedded server together used 95% of the CPUs",
+			bound:   false,
+		},
+		{
+			name:   "no getrusage",
+			report: clientReport{usage: selfmon.Usage{Wall: time.Second, Limits: twoCPUs, PeakRSS: 1 << 20}, operations: 10},
+			lines:  []string{"[CLIENT], PeakRSS(MB), 1.0"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := strings.Join(tc.report.summaryLines(), "\n"); got != strings.Join(tc.lines, "\n") {
+				t.Errorf("lines:\n%s\nwant:\n%s", got, strings.Join(tc.lines, "\n"))
+			}
+			w := tc.report.warning()
+			if (tc.warning == "") != (w == "") || !strings.Contains(w, tc.warning) {
+				t.Errorf("warning %q, want one containing %q", w, tc.warning)
+			}
+			f := tc.report.fields()
+			if f["client_bound"] != tc.bound || f["client_includes_embedded_server"] != tc.report.sharesProcess {
+				t.Errorf("fields client_bound=%v client_includes_embedded_server=%v", f["client_bound"], f["client_includes_embedded_server"])
+			}
+		})
+	}
+}
+
+func synthUsage(wall, user, sys time.Duration, l selfmon.Limits, peak int64) selfmon.Usage {
+	u := selfmon.Usage{Wall: wall, User: user, System: sys, Limits: l, PeakRSS: peak, CPUTimeAvailable: true}
+	u.Utilization = (user + sys).Seconds() / (wall.Seconds() * l.Allowed)
+	return u
+}
+
+// TestClientBoundWarning starves a real client: mongobench runs in a
+// subprocess held to one CPU (GOMAXPROCS=1) with 64 threads against a
+// null server that answers at once, so the client's own work is all there
+// is to do. The summary, stderr and results file must say it was
+// client-bound. Other tests share the machine's CPUs and can hold the
+// subprocess below the threshold, so it gets three attempts; the figures
+// it prints must agree with the verdict in every one.
+func TestClientBoundWarning(t *testing.T) {
+	t.Parallel()
+	srv, err := nullserver.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir := t.TempDir()
+	var attempts []string
+	for attempt := 1; attempt <= 3; attempt++ {
+		out := filepath.Join(dir, fmt.Sprintf("starved%d.json", attempt))
+		cmd := exec.CommandContext(context.Background(), os.Args[0], "run", "mongodb", "-P", "workloadc",
+			"-p", "mongodb.url=mongodb://"+srv.Addr()+"/ycsb", "-threads", "64", "-p", "recordcount=1000",
+			"-p", "operationcount=0", "-p", "maxexecutiontime=2", "--no-store", "--out", out)
+		cmd.Env = append(os.Environ(), "MONGOBENCH_AS_MAIN=1", "GOMAXPROCS=1")
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("attempt %d: %v; stderr: %s", attempt, err, stderr.String())
+		}
+		s := parseSummary(t, stdout.String())
+		bound := s["CLIENT"]["ClientBound"]
+		util, err := strconv.ParseFloat(s["CLIENT"]["CPUUtilization(%)"], 64)
+		if err != nil || s["CLIENT"]["AllowedCPUs"] != "1" {
+			t.Fatalf("attempt %d: [CLIENT] lines %v", attempt, s["CLIENT"])
+		}
+		if want := strconv.FormatBool(util > 100*selfmon.ClientBoundThreshold); bound != want {
+			t.Fatalf("attempt %d: ClientBound %s at %.1f%% of its CPU, want %s", attempt, bound, util, want)
+		}
+		warned := strings.Contains(stderr.String(), "the run was client-bound and the server figures are understated")
+		if warned != (bound == "true") {
+			t.Fatalf("attempt %d: ClientBound %s but warned=%v: %s", attempt, bound, warned, stderr.String())
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res struct {
+			Extra map[string]any `json:"extra"`
+		}
+		if err := json.Unmarshal(data, &res); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(res.Extra["client_bound"]) != bound || res.Extra["client_gomaxprocs"] != 1.0 {
+			t.Fatalf("attempt %d: results say client_bound=%v gomaxprocs=%v, the summary %s", attempt, res.Extra["client_bound"], res.Extra["client_gomaxprocs"], bound)
+		}
+		if bound == "true" {
+			return
+		}
+		attempts = append(attempts, fmt.Sprintf("%.1f%%", util))
+	}
+	t.Errorf("a client held to one CPU with 64 threads was never client-bound (used %s of its CPU)", strings.Join(attempts, ", "))
+}
+
+// TestTrialNote: a sweep's table marks a client-bound trial, after the
+// notes that matter more.
+func TestTrialNote(t *testing.T) {
+	t.Parallel()
+	res := func(partial bool, extra map[string]any) *export.Results {
+		return &export.Results{Partial: partial, Extra: extra}
+	}
+	bound := map[string]any{"client_bound": true}
+	tests := []struct {
+		name string
+		t    trialRun
+		err  error
+		want string
+	}{
+		{"plain", trialRun{res: res(false, map[string]any{"client_bound": false})}, nil, ""},
+		{"client-bound", trialRun{res: res(false, bound)}, nil, "client-bound"},
+		{"warm-up first", trialRun{res: res(false, bound), warmup: true}, nil, "warm-up: not in the mean"},
+		{"partial first", trialRun{res: res(true, bound)}, nil, "partial: interrupted"},
+		{"failed first", trialRun{res: res(false, bound)}, errors.New("x"), "failed"},
+		{"no extra", trialRun{res: res(false, nil)}, nil, ""},
+	}
+	for _, tc := range tests {
+		if got := trialNote(tc.t, tc.err); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
