@@ -250,7 +250,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	sizesAfter, sizesAfterErr := metrics.Sizes(context.WithoutCancel(ctx), monitor, dbName, spec.Table)
 	obsv := observation{topology: &topology, warmup: warm}
 	if out.usage != nil {
-		obsv.client = &clientReport{usage: *out.usage, operations: out.summary.Operations, sharesProcess: server != nil}
+		obsv.client = &clientReport{usage: *out.usage, operations: out.summary.Operations, sharesProcess: server != nil || servedInProcess(url)}
 	}
 	if sizesBeforeErr == nil {
 		obsv.sizesBefore = &sizesBefore
@@ -277,7 +277,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		for _, l := range obsv.client.summaryLines() {
 			fmt.Fprintln(env.Stdout, l)
 		}
-		if w := obsv.client.warning(); w != "" {
+		// A saturated embedded server is the machine's limit, the same at
+		// every point of a sweep: said once per process, not per run.
+		if w := obsv.client.warning(); w != "" && (!obsv.client.sharesProcess || !embeddedSaturationSaid.Swap(true)) {
 			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
 		}
 	}
@@ -320,20 +322,42 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	return nil
 }
 
-// isLocalURL reports whether every host of a mongodb:// URL is this
-// machine, so host metrics describe the server too.
-func isLocalURL(uri string) bool {
+// urlHosts returns the host:port list of a mongodb:// URL; nil for a
+// mongodb+srv:// URL, whose hosts only DNS knows.
+func urlHosts(uri string) []string {
 	rest, ok := strings.CutPrefix(uri, "mongodb://")
 	if !ok {
-		return false
+		return nil
 	}
+	// A password may hold '/' unescaped; the last '@' ends it.
 	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
 		rest = rest[at+1:]
 	}
 	if i := strings.IndexAny(rest, "/?"); i >= 0 {
 		rest = rest[:i]
 	}
-	for _, h := range strings.Split(rest, ",") {
+	return strings.Split(rest, ",")
+}
+
+// servedInProcess reports whether a host of the URL is an embedded server
+// running in this process, as a sweep's is.
+func servedInProcess(uri string) bool {
+	for _, h := range urlHosts(uri) {
+		if embedded.InProcess(h) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLocalURL reports whether every host of a mongodb:// URL is this
+// machine, so host metrics describe the server too.
+func isLocalURL(uri string) bool {
+	hosts := urlHosts(uri)
+	if hosts == nil {
+		return false
+	}
+	for _, h := range hosts {
 		host := h
 		if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
 			host = h[:i]

@@ -3,9 +3,14 @@ package cli
 import (
 	"fmt"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/mongobench/mongobench/internal/selfmon"
 )
+
+// embeddedSaturationSaid is set once the saturated-embedded-server warning
+// has been printed.
+var embeddedSaturationSaid atomic.Bool
 
 // clientReport is what the client's self-monitoring says of one phase.
 type clientReport struct {

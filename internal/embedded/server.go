@@ -84,11 +84,12 @@ type TLSOptions struct {
 // Server is a running embedded server. Its methods are safe for concurrent
 // use.
 type Server struct {
-	uri     string
-	dataDir string
-	tempDir bool
-	logPath string
-	logFile *os.File
+	uri      string
+	hostPort string // as in uri; the key of running
+	dataDir  string
+	tempDir  bool
+	logPath  string
+	logFile  *os.File
 
 	cancel context.CancelFunc // stops FerretDB
 	done   chan struct{}      // closed when FerretDB's Run returns
@@ -229,7 +230,24 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 		s.idx.startWatcher(interval)
 	}
 
+	if u, err := url.Parse(s.uri); err == nil {
+		s.hostPort = u.Host
+		running.Store(s.hostPort, s)
+	}
+
 	return s, nil
+}
+
+// running holds the address of every embedded server started in this
+// process and not yet closed.
+var running sync.Map
+
+// InProcess reports whether hostPort ("127.0.0.1:40123") is served by an
+// embedded server running inside this process. Its CPU time is then the
+// process's too, which a client measuring its own CPU must know.
+func InProcess(hostPort string) bool {
+	_, ok := running.Load(hostPort)
+	return ok
 }
 
 // URI is the connection string of the server, without credentials, for
@@ -263,6 +281,7 @@ func (s *Server) EnsureIDIndexes(ctx context.Context) error {
 // It is safe to call more than once.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
+		running.CompareAndDelete(s.hostPort, s)
 		s.idx.stopWatcher()
 
 		s.cancel()

@@ -85,6 +85,11 @@ func TestStartClose(t *testing.T) {
 		t.Errorf("URI() = %q, want mongodb://127.0.0.1:PORT/", s.URI())
 	}
 
+	hostPort := strings.TrimSuffix(strings.TrimPrefix(s.URI(), "mongodb://"), "/")
+	if !InProcess(hostPort) || InProcess("127.0.0.1:1") {
+		t.Errorf("InProcess(%q) = %v, InProcess(127.0.0.1:1) = %v: want true, false", hostPort, InProcess(hostPort), InProcess("127.0.0.1:1"))
+	}
+
 	if got := filepath.Dir(s.LogPath()); got != s.DataDir() {
 		t.Errorf("LogPath() %q is not in DataDir() %q", s.LogPath(), s.DataDir())
 	}
@@ -129,6 +134,10 @@ func TestStartClose(t *testing.T) {
 
 	if err := s.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
+	}
+
+	if InProcess(hostPort) {
+		t.Errorf("InProcess(%q) after Close", hostPort)
 	}
 
 	if _, err := net.DialTimeout("tcp", strings.TrimSuffix(strings.TrimPrefix(s.URI(), "mongodb://"), "/"), time.Second); err == nil {
