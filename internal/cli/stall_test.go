@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -126,5 +128,15 @@ func TestStalledServer(t *testing.T) {
 	svc, intended := s.int(t, "READ", "99thPercentileLatency(us)"), s.int(t, "Intended-READ", "99thPercentileLatency(us)")
 	if intended <= svc {
 		t.Errorf("intended p99 %d µs is not above service p99 %d µs: the stall is hidden", intended, svc)
+	}
+	// Threads stuck behind the stall fell behind the schedule: stderr says
+	// how many, as the results file does.
+	m := regexp.MustCompile(`mongobench: (\d+) operations started over 1 ms behind schedule; (\d+) were cut short by the end of the phase and not counted`).FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("no late-start line after a 2 s stall at -target 100:\n%s", r.stderr)
+	}
+	res := readResults(t, out)
+	if m[1] == "0" || m[1] != fmt.Sprint(res.Extra["late_starts"]) || m[2] != fmt.Sprint(res.Extra["abandoned_at_stop"]) {
+		t.Errorf("stderr says %s late, %s cut short; the results file %v and %v", m[1], m[2], res.Extra["late_starts"], res.Extra["abandoned_at_stop"])
 	}
 }
