@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -154,6 +155,18 @@ type compRow struct {
 }
 
 // build turns the input into the page the template shows.
+// clientBoundBanner says that a run's client was its bottleneck, from the
+// figures load and run record of their own process; "" when it was not.
+func clientBoundBanner(r *export.Results, name string) string {
+	if bound, _ := r.Extra["client_bound"].(bool); !bound {
+		return ""
+	}
+	util, _ := r.Extra["client_utilization"].(float64)
+	cpus, _ := r.Extra["client_allowed_cpus"].(float64)
+	return fmt.Sprintf("%s was client-bound: the client used %.0f%% of the %s CPUs it may use, so its throughput and latencies describe the client more than the server.",
+		capitalize(name), 100*util, strconv.FormatFloat(cpus, 'f', -1, 64))
+}
+
 func build(in *Input) (*page, error) {
 	if in == nil {
 		return nil, errors.New("report: no input")
@@ -206,6 +219,9 @@ func build(in *Input) (*page, error) {
 		if r.Partial {
 			p.Banners = append(p.Banners, fmt.Sprintf("%s was interrupted before its end: its figures cover only the first %s and are marked partial.",
 				capitalize(names[i]), formatSeconds(float64(r.RuntimeMs)/1000)))
+		}
+		if b := clientBoundBanner(r, names[i]); b != "" {
+			p.Banners = append(p.Banners, b)
 		}
 	}
 	if len(in.Runs) > 0 {

@@ -178,6 +178,8 @@ func TestRenderDegenerate(t *testing.T) {
 		Measurements: []export.MeasurementResult{{Name: "READ", Op: "READ", Service: &export.LatencyResult{Count: 5}}}}}
 	badMetrics := *run
 	badMetrics.Extra = map[string]any{ExtraServerMetrics: "not an array"}
+	clientBound := *run
+	clientBound.Extra = map[string]any{"client_bound": true, "client_utilization": 0.934, "client_allowed_cpus": 1.0}
 	for _, tc := range []struct {
 		name string
 		in   *Input
@@ -187,6 +189,8 @@ func TestRenderDegenerate(t *testing.T) {
 		{"no histogram", &Input{Runs: []*export.Results{&noHist}, Generated: fixedGenerated}, "histograms of this results file cannot be read"},
 		{"merged intervals", &Input{Runs: []*export.Results{&merged}, Generated: fixedGenerated}, "these intervals carry no percentiles"},
 		{"bad metrics", &Input{Runs: []*export.Results{&badMetrics}, Generated: fixedGenerated}, "These metrics cannot be read"},
+		{"client-bound", &Input{Runs: []*export.Results{&clientBound}, Generated: fixedGenerated},
+			"Run 1 was client-bound: the client used 93% of the 1 CPUs it may use"},
 		{"empty sweep", &Input{Sweep: &Sweep{Varied: "threadcount"}, Generated: fixedGenerated}, "The sweep has no points."},
 		{"empty comparison", &Input{Comparison: &Comparison{}, Generated: fixedGenerated}, "Comparison: B against A"},
 		{"single-point sweep", &Input{Sweep: &Sweep{Varied: "recordcount", Points: []SweepPoint{{X: 1e6, Throughput: 5, P99us: 10, Trials: 1}}}, Generated: fixedGenerated},
