@@ -118,6 +118,35 @@ func BenchmarkAcknowledgedCounterParallel(b *testing.B) {
 	})
 }
 
+// Inserts that finish out of order, as they do across many threads: each
+// goroutine acknowledges its ids in batches of 16, newest first, so that
+// most acknowledgements wait behind a gap and a late one moves the limit
+// over the run behind it.
+func BenchmarkAcknowledgedCounterOutOfOrder(b *testing.B) {
+	c := NewAcknowledgedCounter(0)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		var held [16]int64
+		n := 0
+		for pb.Next() {
+			held[n] = c.Next()
+			if n++; n == len(held) {
+				for n > 0 {
+					n--
+					c.Acknowledge(held[n])
+				}
+			}
+		}
+		for n > 0 {
+			n--
+			c.Acknowledge(held[n])
+		}
+	})
+	if got, want := c.Last(), c.Next()-1; got != want {
+		b.Fatalf("Last = %d once every id is acknowledged, want %d", got, want)
+	}
+}
+
 func BenchmarkFNVHash64(b *testing.B) {
 	b.ReportAllocs()
 	var sink int64

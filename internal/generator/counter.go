@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -56,10 +57,11 @@ func (s *Sequential) Next(*rand.Rand) int64 {
 	return int64(uint64(s.lb) + i)
 }
 
-// ackWindowBits sizes the acknowledgement window as YCSB does (2^20 ids).
-// The window only bounds how far ahead of the oldest unacknowledged id an
-// acknowledgement can be recorded cheaply; later ones take a slower path
-// rather than failing as YCSB's "Too many unacknowledged insertion keys".
+// ackWindowBits sizes the acknowledgement window as YCSB does (2^20 ids),
+// at one bit per id: 128 KiB. The window only bounds how far ahead of the
+// oldest unacknowledged id an acknowledgement can be recorded cheaply; later
+// ones take a slower path rather than failing as YCSB's "Too many
+// unacknowledged insertion keys".
 const ackWindowBits = 20
 
 // AcknowledgedCounter is YCSB's AcknowledgedCounterGenerator, the key
@@ -67,21 +69,23 @@ const ackWindowBits = 20
 // reports the highest id below which every id has been acknowledged, so that
 // reads only choose keys whose insert has finished.
 //
-// It is lock-free on the common path. An acknowledgement stores the id in a
-// ring of slots, then moves the limit forward over every contiguous
-// acknowledged id with compare-and-swap; whichever goroutine stores an id
-// last also runs the advance after it, so no acknowledgement is left behind.
-// Ids too far ahead of the limit for the ring go to a map under a lock.
+// It is lock-free on the common path. An acknowledgement sets the id's bit
+// in a ring of bits, then moves the limit forward over the contiguous
+// acknowledged ids; whichever goroutine sets a bit last also runs the
+// advance after it, so no acknowledgement is left behind. Ids too far ahead
+// of the limit for the ring go to a map under a lock.
 type AcknowledgedCounter struct {
 	start int64
 	next  atomic.Int64 // next id to hand out
 	// limit is the offset from start of the highest id below which all
 	// are acknowledged (-1: none yet).
 	limit atomic.Int64
-	// slots[o&mask] holds o+1 once the id at offset o is acknowledged;
-	// tagging with the offset means slots never need clearing.
-	slots []atomic.Int64
-	mask  int64
+	// bits holds one bit per offset of the window, offset o at position
+	// o&mask: set once o is acknowledged, cleared by the advance that moves
+	// the limit over it, before the limit lets o+window use the bit.
+	bits   []atomic.Uint64
+	mask   int64
+	window int64
 
 	overflowN  atomic.Int64 // entries in overflow, read without the lock
 	overflowMu sync.Mutex
@@ -95,10 +99,12 @@ func NewAcknowledgedCounter(start int64) *AcknowledgedCounter {
 }
 
 func newAcknowledgedCounter(start int64, windowBits uint) *AcknowledgedCounter {
+	window := int64(1) << windowBits
 	c := &AcknowledgedCounter{
-		start: start,
-		slots: make([]atomic.Int64, 1<<windowBits),
-		mask:  1<<windowBits - 1,
+		start:  start,
+		bits:   make([]atomic.Uint64, (window+63)/64),
+		mask:   window - 1,
+		window: window,
 	}
 	c.next.Store(start)
 	c.limit.Store(-1)
@@ -115,18 +121,29 @@ func (c *AcknowledgedCounter) Last() int64 { return c.start + c.limit.Load() }
 // Acknowledge marks id, which Next handed out, as done; each id must be
 // acknowledged once. Ids never handed out, and ids Last has already passed,
 // are ignored, so a stray value cannot make Last report an id whose insert
-// has not finished.
+// has not finished. An id acknowledged twice before Last passes it may leave
+// its bit set for the id a window later, which Last would then pass early.
 func (c *AcknowledgedCounter) Acknowledge(id int64) {
 	o := id - c.start
-	if o < 0 || id >= c.next.Load() || o <= c.limit.Load() {
+	if o < 0 || id >= c.next.Load() {
 		return
 	}
-	// The slot for o last served offset o-len(slots), which the limit has
-	// passed iff o-limit <= len(slots); the limit only grows, so once this
-	// holds it keeps holding.
-	if o-c.limit.Load() <= int64(len(c.slots)) {
-		c.slots[o&c.mask].Store(o + 1)
-	} else {
+	l := c.limit.Load()
+	switch {
+	case o <= l:
+		return
+	case o == l+1:
+		// The oldest unacknowledged id, as most are when inserts finish
+		// in order: only its acknowledgement can move the limit past l,
+		// so nobody races this store, and its bit need not be touched.
+		c.limit.Store(o)
+	case o-l <= c.window:
+		// The bit for o last served offset o-window, which the limit
+		// has passed (clearing the bit first) iff o-limit <= window; the
+		// limit only grows, so once this holds it keeps holding.
+		w, b := c.bit(o)
+		w.Or(b)
+	default:
 		c.overflowMu.Lock()
 		if c.overflow == nil {
 			c.overflow = make(map[int64]struct{})
@@ -138,15 +155,44 @@ func (c *AcknowledgedCounter) Acknowledge(id int64) {
 	c.advance()
 }
 
+// bit returns the word and the mask of offset o's bit.
+func (c *AcknowledgedCounter) bit(o int64) (*atomic.Uint64, uint64) {
+	p := o & c.mask
+	return &c.bits[p>>6], 1 << (p & 63)
+}
+
 // advance moves the limit over every acknowledged offset that follows it.
+//
+// A goroutine owns the bits it clears: it alone may move the limit over
+// their offsets. It clears them before moving the limit, because from then
+// on the next lap's offsets may set them. Its view of the limit may be stale
+// by then, and the bits it cleared those of a later lap; the limit has then
+// moved, so the compare-and-swap fails and the bits are put back.
 func (c *AcknowledgedCounter) advance() {
 	for {
 		l := c.limit.Load()
 		o := l + 1
-		if c.slots[o&c.mask].Load() == o+1 {
-			// Losing the race means another goroutine moved the limit;
-			// look again from where it is now.
-			c.limit.CompareAndSwap(l, o)
+		w, b := c.bit(o)
+		// The run of set bits from o's up to the end of its word: moving
+		// over all of them at once costs one compare-and-swap, not one per
+		// id, when a late acknowledgement closes a gap.
+		shift := uint(bits.TrailingZeros64(b))
+		run := int64(bits.TrailingZeros64(^(w.Load() >> shift)))
+		if run > 0 {
+			m := ^uint64(0)
+			if run < 64 {
+				m = (1<<uint(run) - 1) << shift
+			}
+			owned := w.And(^m) & m
+			if owned == m && c.limit.CompareAndSwap(l, l+run) {
+				continue
+			}
+			// Another goroutine cleared some of the run first, or the
+			// bits belong to a later lap: give back what was taken and
+			// look again from where the limit is now.
+			if owned != 0 {
+				w.Or(owned)
+			}
 			continue
 		}
 		if c.overflowN.Load() == 0 || !c.takeOverflow(o) {

@@ -122,7 +122,7 @@ func TestAcknowledgedCounterSequence(t *testing.T) {
 // acknowledgements through the overflow path.
 func TestAcknowledgedCounterModel(t *testing.T) {
 	t.Parallel()
-	for _, bits := range []uint{0, 1, 3, ackWindowBits} {
+	for _, bits := range []uint{0, 1, 3, 6, 7, ackWindowBits} {
 		const start, n = -7, 300
 		c := newAcknowledgedCounter(start, bits)
 		for range n {
@@ -168,25 +168,44 @@ func TestAcknowledgedCounterBeyondWindow(t *testing.T) {
 
 // Many goroutines insert (Next, then Acknowledge after a varying delay)
 // while a reader checks that Last never passes an id whose insert is not
-// done, and never goes back.
+// done, and never goes back. Holding several ids and acknowledging them
+// shuffled leaves gaps that late acknowledgements close, so that advances
+// move over runs of ids and race to clear the same bits; the small windows
+// wrap around many times and spill into the overflow.
 func TestAcknowledgedCounterConcurrent(t *testing.T) {
 	t.Parallel()
-	for _, bits := range []uint{4, ackWindowBits} {
+	for _, tt := range []struct {
+		bits uint
+		hold int
+	}{
+		{4, 1}, {4, 5}, {6, 1}, {7, 9}, {ackWindowBits, 1}, {ackWindowBits, 40},
+	} {
 		const start, workers, each = 100, 8, 4000
-		c := newAcknowledgedCounter(start, bits)
+		c := newAcknowledgedCounter(start, tt.bits)
 		var done [workers * each]atomic.Bool
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Go(func() {
 				r := newRand(uint64(w))
+				held := make([]int64, 0, tt.hold)
+				ack := func() {
+					for _, i := range r.Perm(len(held)) {
+						id := held[i]
+						done[id-start].Store(true)
+						c.Acknowledge(id)
+					}
+					held = held[:0]
+				}
 				for range each {
-					id := c.Next()
+					held = append(held, c.Next())
 					for range r.IntN(3) {
 						runtime.Gosched()
 					}
-					done[id-start].Store(true)
-					c.Acknowledge(id)
+					if len(held) == tt.hold {
+						ack()
+					}
 				}
+				ack()
 			})
 		}
 		stop := make(chan struct{})
@@ -201,12 +220,12 @@ func TestAcknowledgedCounterConcurrent(t *testing.T) {
 				}
 				last := c.Last()
 				if last < checked {
-					t.Errorf("window 2^%d: Last went back from %d to %d", bits, checked, last)
+					t.Errorf("window 2^%d, hold %d: Last went back from %d to %d", tt.bits, tt.hold, checked, last)
 					return
 				}
 				for id := checked + 1; id <= last; id++ {
 					if !done[id-start].Load() {
-						t.Errorf("window 2^%d: Last = %d but id %d is not acknowledged", bits, last, id)
+						t.Errorf("window 2^%d, hold %d: Last = %d but id %d is not acknowledged", tt.bits, tt.hold, last, id)
 						return
 					}
 				}
@@ -218,7 +237,26 @@ func TestAcknowledgedCounterConcurrent(t *testing.T) {
 		close(stop)
 		checker.Wait()
 		if got, want := c.Last(), int64(start+workers*each-1); got != want {
-			t.Errorf("window 2^%d: Last = %d after every id is acknowledged, want %d", bits, got, want)
+			t.Errorf("window 2^%d, hold %d: Last = %d after every id is acknowledged, want %d", tt.bits, tt.hold, got, want)
 		}
+		if n := c.overflowN.Load(); n != 0 {
+			t.Errorf("window 2^%d, hold %d: %d ids left in the overflow", tt.bits, tt.hold, n)
+		}
+		for i := range c.bits {
+			if w := c.bits[i].Load(); w != 0 {
+				t.Errorf("window 2^%d, hold %d: word %d is %#x once the limit passed every id, want 0", tt.bits, tt.hold, i, w)
+				break
+			}
+		}
+	}
+}
+
+// The window is the counter's whole fixed cost, allocated by every run
+// (workload.NewCore): it must stay at one bit per id.
+func TestAcknowledgedCounterWindowSize(t *testing.T) {
+	t.Parallel()
+	c := NewAcknowledgedCounter(0)
+	if got, want := len(c.bits)*8, (1<<ackWindowBits)/8; got != want {
+		t.Errorf("window takes %d bytes, want %d (one bit per id)", got, want)
 	}
 }
