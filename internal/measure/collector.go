@@ -120,8 +120,16 @@ func NewCollector(opts Options, clock Clock) *Collector {
 
 // NewRecorder returns a recorder for one worker. Create one per worker
 // before Start; the ring size comes from Options.Threads.
-func (c *Collector) NewRecorder() *Recorder {
-	r := &Recorder{c: c, buf: make([]sample, c.ringLen), mask: uint64(c.ringLen - 1)}
+func (c *Collector) NewRecorder() *Recorder { return c.NewBurstRecorder(1) }
+
+// NewBurstRecorder is NewRecorder for a worker that records up to burst
+// samples back to back, as a load batch records one per document: its ring
+// holds a whole burst (up to 8192 samples), so that the worker does not wait
+// for the collector in the middle of one however many workers share the
+// ring budget.
+func (c *Collector) NewBurstRecorder(burst int) *Recorder {
+	n := burstRingSize(c.ringLen, burst)
+	r := &Recorder{c: c, buf: make([]sample, n), mask: uint64(n - 1)}
 	c.mu.Lock()
 	c.recorders = append(c.recorders, r)
 	c.mu.Unlock()

@@ -31,11 +31,13 @@ func TestRingSize(t *testing.T) {
 	}{
 		{0, 8192},
 		{1, 8192},
-		{64, 8192},
-		{100, 4096},  // 16 MiB / 100 / 32 B = 5242 → 4096
-		{1000, 512},  // 524 → 512
-		{2048, 256},  // 256 exactly
-		{10000, 256}, // floor
+		{8, 8192}, // 2 MiB / 8 / 32 B = 8192 exactly
+		{9, 4096},
+		{64, 1024},
+		{100, 512},  // 655 → 512
+		{1000, 64},  // 65 → 64
+		{1024, 64},  // 64 exactly
+		{10000, 64}, // floor
 	}
 	for _, tt := range tests {
 		if got := ringSize(tt.threads); got != tt.want {
@@ -44,6 +46,65 @@ func TestRingSize(t *testing.T) {
 	}
 	if sampleSize != 32 {
 		t.Errorf("sampleSize = %d, want 32 (the ring sizing assumes it)", sampleSize)
+	}
+	// The goal the budget serves: the rings of 1,000 workers in 2 MiB.
+	if got := 1000 * ringSize(1000) * sampleSize; got > 2<<20 {
+		t.Errorf("rings of 1000 workers take %d bytes, want at most 2 MiB", got)
+	}
+}
+
+func TestBurstRecorderRingSize(t *testing.T) {
+	t.Parallel()
+	c := NewCollector(Options{Threads: 1000}, NewClock())
+	tests := []struct {
+		burst, want int
+	}{
+		{0, 64},
+		{1, 64},
+		{64, 64},
+		{65, 128},
+		{101, 128}, // a load batch of 100 and its INSERT-BATCH sample
+		{1001, 1024},
+		{100_000, 8192}, // capped: such a batch waits for the collector
+	}
+	for _, tt := range tests {
+		if got := len(c.NewBurstRecorder(tt.burst).buf); got != tt.want {
+			t.Errorf("NewBurstRecorder(%d) ring = %d, want %d", tt.burst, got, tt.want)
+		}
+	}
+	c.Stop()
+}
+
+// A burst that fits the ring is recorded without waiting, even while the
+// collector drains nothing: Start is not called until it is all in.
+func TestBurstRecorderTakesBurstWithoutWaiting(t *testing.T) {
+	t.Parallel()
+	c, fc := newFakeCollector(Options{Threads: 1000})
+	const batch = 100
+	r := c.NewBurstRecorder(batch + 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.Record(db.InsertBatch, db.OK, 0, ms, 2*ms)
+		for range batch {
+			r.Record(db.Insert, db.OK, 0, ms, 2*ms)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		c.Stop() // lets the waiting Record return
+		<-done
+		t.Fatal("recording the burst was still waiting for room after 10 s")
+	}
+	c.Start(nil)
+	fc.ns.Store(3 * ms)
+	s := c.Stop()
+	if s.RecordStalls != 0 {
+		t.Errorf("RecordStalls = %d, want 0", s.RecordStalls)
+	}
+	if got := s.Status[db.Insert][db.OK]; got != batch {
+		t.Errorf("%d inserts recorded, want %d", got, batch)
 	}
 }
 
@@ -265,7 +326,7 @@ func TestCollectorLosesNothing(t *testing.T) {
 		perOp   = 3000
 	)
 	clock := NewClock()
-	// 4096 threads gives the smallest rings (256 samples).
+	// 4096 threads gives the smallest rings (64 samples).
 	c := NewCollector(Options{Interval: 2 * time.Millisecond, Service: true, Intended: true, Threads: 4096}, clock)
 	recs := make([]*Recorder, workers)
 	for i := range recs {
@@ -340,6 +401,51 @@ func TestCollectorLosesNothing(t *testing.T) {
 		}
 	}
 	t.Logf("%d intervals, %d stalls", len(s.Intervals), s.RecordStalls)
+}
+
+// The smallest rings, 1,000 of them, fed at 500 samples per second each:
+// over twice what a client that fast reaches against a null server, since
+// its workers share two to a few dozen CPUs. Drained every drainPeriod, a
+// 64-slot ring holds more than a tenth of a second of such a worker, so
+// none may wait. Not parallel: the workers need the CPUs to keep pace.
+func TestSmallRingsKeepPaceAtHighThreadCounts(t *testing.T) {
+	const (
+		workers = 1000
+		every   = 2 * time.Millisecond
+		lasting = 300 * time.Millisecond
+	)
+	clock := NewClock()
+	c := NewCollector(Options{Interval: 50 * time.Millisecond, Threads: workers}, clock)
+	recs := make([]*Recorder, workers)
+	for i := range recs {
+		recs[i] = c.NewRecorder()
+	}
+	if n := len(recs[0].buf); n != minRingSize {
+		t.Fatalf("ring of %d slots at %d threads, want the smallest, %d", n, workers, minRingSize)
+	}
+	c.Start(nil)
+	var wg sync.WaitGroup
+	var recorded atomic.Int64
+	for _, r := range recs {
+		wg.Go(func() {
+			tick := time.NewTicker(every)
+			defer tick.Stop()
+			for end := time.Now().Add(lasting); time.Now().Before(end); <-tick.C {
+				now := clock.Now()
+				r.Record(db.Read, db.OK, now, now, now)
+				recorded.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	s := c.Stop()
+	if s.Operations != recorded.Load() {
+		t.Errorf("Operations = %d, want %d", s.Operations, recorded.Load())
+	}
+	if s.RecordStalls != 0 {
+		t.Errorf("%d of %d samples waited for room", s.RecordStalls, s.Operations)
+	}
+	t.Logf("%d samples from %d workers in %v", s.Operations, workers, lasting)
 }
 
 func TestRecordDoesNotAllocate(t *testing.T) {

@@ -113,18 +113,43 @@ func (r *Recorder) waitForRoom(h, size uint64) bool {
 	}
 }
 
-// ringSize returns the ring length for a run with threads workers: the total
-// over all workers stays near 16 MiB, each ring holds between 256 and 8192
-// samples, and the length is a power of two so that a mask indexes it.
+// Ring sizing. A ring only has to hold what its worker records between two
+// drains: every drainPeriod, or sooner once it is half full. 8192 slots
+// (256 KiB) cover one worker at over a million operations per second. With
+// many workers each one is slower, since they share the same CPUs: a client
+// doing 200,000 operations per second over 1,000 threads records 200 per
+// worker per second, one per drain period. So the total is capped, and at
+// 1,000 threads the rings take 2 MiB rather than 16; every MiB of heap the
+// client holds also lets the garbage collector leave about one more MiB of
+// garbage resident. Bursts larger than a transaction's few samples, as a
+// load batch records, ask for longer rings (NewBurstRecorder).
+const (
+	ringBudget  = 2 << 20 // bytes over all rings, unless the floor exceeds it
+	minRingSize = 64
+	maxRingSize = 8192
+)
+
+// ringSize returns the ring length for a run with threads workers: the
+// budget shared out, within [minRingSize, maxRingSize], rounded down to a
+// power of two so that a mask indexes it.
 func ringSize(threads int) int {
 	if threads < 1 {
 		threads = 1
 	}
-	n := (16 << 20) / threads / sampleSize
-	n = min(max(n, 256), 8192)
-	p := 256
+	n := ringBudget / threads / sampleSize
+	n = min(max(n, minRingSize), maxRingSize)
+	p := minRingSize
 	for p*2 <= n {
 		p *= 2
 	}
 	return p
+}
+
+// burstRingSize returns the length of a ring that is at least n long and
+// holds burst samples, up to maxRingSize: a power of two.
+func burstRingSize(n, burst int) int {
+	for n < burst && n < maxRingSize {
+		n *= 2
+	}
+	return n
 }

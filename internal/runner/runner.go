@@ -133,9 +133,15 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 		limit = math.MaxInt64
 	}
 
+	// A load batch records one sample per document and one for the batch,
+	// all at once when the batch returns.
+	burst := 1
+	if !cfg.Transactions && cfg.BatchSize > 1 {
+		burst = cfg.BatchSize + 1
+	}
 	recorders := make([]*measure.Recorder, cfg.Threads)
 	for i := range recorders {
-		recorders[i] = cfg.Collector.NewRecorder()
+		recorders[i] = cfg.Collector.NewBurstRecorder(burst)
 	}
 	for id := 0; id < cfg.Threads; id++ {
 		wg.Add(1)
