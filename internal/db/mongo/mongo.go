@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -39,6 +40,10 @@ type Client struct {
 	db     *mongo.Database
 	// opTimeout bounds each operation; 0 when the URL's timeoutMS does.
 	opTimeout time.Duration
+	// colls holds one *mongo.Collection per table for all workers: a
+	// Collection is safe for concurrent use, and at 1,000 workers one each
+	// would take half a MiB.
+	colls sync.Map
 }
 
 var (
@@ -178,11 +183,19 @@ func (c *Client) Drop(ctx context.Context, table string) error {
 	return c.db.Collection(table).Drop(ctx)
 }
 
+// collection returns the shared handle of table.
+func (c *Client) collection(table string) *mongo.Collection {
+	if v, ok := c.colls.Load(table); ok {
+		return v.(*mongo.Collection)
+	}
+	v, _ := c.colls.LoadOrStore(table, c.db.Collection(table))
+	return v.(*mongo.Collection)
+}
+
 // NewDB returns a worker's binding: its own buffers over the shared pool.
 func (c *Client) NewDB() db.DB {
-	w := &worker{c: c, colls: map[string]*mongo.Collection{}}
+	w := &worker{c: c}
 	w.findAll = options.FindOne()
-	w.findOne = map[string]*options.FindOneOptionsBuilder{}
 	w.upsert = options.Replace().SetUpsert(true)
 	w.insertManyOpts = options.InsertMany().SetOrdered(false)
 	return w
@@ -192,12 +205,16 @@ func (c *Client) NewDB() db.DB {
 // the driver copies what it sends, so nothing outlives a call.
 type worker struct {
 	c      *Client
-	colls  map[string]*mongo.Collection
 	filter []byte
 	doc    []byte
 	update []byte
 	docs   []any
 	bufs   [][]byte
+
+	// table and collection cache the last table used, nearly always the
+	// only one, so that an operation does not look it up in c.colls.
+	table      string
+	collection *mongo.Collection
 
 	findAll        *options.FindOneOptionsBuilder
 	findOne        map[string]*options.FindOneOptionsBuilder // one-field projections, built once per field
@@ -206,12 +223,10 @@ type worker struct {
 }
 
 func (w *worker) coll(table string) *mongo.Collection {
-	c, ok := w.colls[table]
-	if !ok {
-		c = w.c.db.Collection(table)
-		w.colls[table] = c
+	if w.collection == nil || table != w.table {
+		w.table, w.collection = table, w.c.collection(table)
 	}
-	return c
+	return w.collection
 }
 
 func (w *worker) idFilter(key string) bson.Raw {
@@ -239,6 +254,9 @@ func (w *worker) findOptions(fields []string) *options.FindOneOptionsBuilder {
 		o, ok := w.findOne[fields[0]]
 		if !ok {
 			o = options.FindOne().SetProjection(bson.Raw(appendProjection(nil, fields)))
+			if w.findOne == nil {
+				w.findOne = map[string]*options.FindOneOptionsBuilder{}
+			}
 			w.findOne[fields[0]] = o
 		}
 		return o

@@ -121,6 +121,37 @@ func TestOperations(t *testing.T) {
 	}
 }
 
+// Workers share one handle per table, and each caches the last one it
+// used: a worker moving between tables must still reach the table it names.
+func TestTablesAcrossWorkers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := open(t, false)
+	w1, w2 := c.NewDB(), c.NewDB()
+	defer w1.Close()
+	defer w2.Close()
+	other := map[string]string{"a": "b", "b": "a"}
+	steps := []struct {
+		w     db.DB
+		table string
+	}{{w1, "a"}, {w1, "b"}, {w2, "b"}, {w2, "a"}, {w1, "a"}}
+	for i, st := range steps {
+		key := fmt.Sprintf("user%d", i)
+		if err := st.w.Insert(ctx, st.table, key, fields(key)); err != nil {
+			t.Fatalf("insert %s into %s: %v", key, st.table, err)
+		}
+		if err := w2.Read(ctx, other[st.table], key, nil, nil); !errors.Is(err, db.ErrNotFound) {
+			t.Errorf("%s inserted into table %s: read from table %s gave %v, want ErrNotFound", key, st.table, other[st.table], err)
+		}
+		if err := w1.Read(ctx, st.table, key, nil, nil); err != nil {
+			t.Errorf("%s inserted into table %s: read back: %v", key, st.table, err)
+		}
+	}
+	if w1.(*worker).coll("a") != w2.(*worker).coll("a") {
+		t.Error("two workers hold different handles of table a")
+	}
+}
+
 func TestInsertBatch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
