@@ -24,7 +24,8 @@ func TestMetricsTimeSeries(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("run: %s", r.stderr)
 	}
-	for _, want := range []string{"[SERVER], WiredTigerCache, not reported by this server", "[HOST], CPUs, ", "[SERVER], CollectionDocuments, 100", "[HOST], ServerIsLocal, true"} {
+	for _, want := range []string{"[SERVER], WiredTigerCache, not reported by this server",
+		"[SERVER], Network, not reported by this server", "[SERVER], Connections, not reported by this server", "[HOST], CPUs, ", "[SERVER], CollectionDocuments, 100", "[HOST], ServerIsLocal, true"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
 		}
@@ -45,9 +46,18 @@ func TestMetricsTimeSeries(t *testing.T) {
 		if m.Server == nil || m.Host == nil || m.Host.CPU == nil {
 			t.Errorf("interval %d: server %v, host %v: both must be present (fields inside may be absent)", iv.Index, m.Server != nil, m.Host != nil)
 		}
-		// FerretDB has no WiredTiger: absent, never zero.
-		if m.Server != nil && strings.Contains(string(raw), `"cache"`) {
-			t.Errorf("interval %d reports a WiredTiger cache for FerretDB: %s", iv.Index, raw)
+		// FerretDB 1.24's serverStatus has none of these sections:
+		// absent, never zero.
+		if s := m.Server; s != nil {
+			if s.Cache != nil || s.OpLatencies != nil || s.Opcounters != (metrics.OpRates{}) ||
+				s.Network != (metrics.NetworkRates{}) || s.Connections != (metrics.Connections{}) {
+				t.Errorf("interval %d reports figures FerretDB does not have: %s", iv.Index, raw)
+			}
+			for _, key := range []string{`"wiredtiger_cache"`, `"opcounters_per_s"`, `"network"`, `"connections"`} {
+				if strings.Contains(string(raw), key) {
+					t.Errorf("interval %d writes %s for FerretDB: %s", iv.Index, key, raw)
+				}
+			}
 		}
 	}
 	if _, ok := res.Extra["topology"]; !ok {

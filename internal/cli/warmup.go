@@ -16,6 +16,9 @@ type warmup struct {
 	Operations int64            `json:"operations"`
 	Throughput float64          `json:"throughput_ops_sec"`
 	P99us      map[string]int64 `json:"p99_us"`
+	// Abandoned operations were in flight when the warm-up's time ran out:
+	// not counted, though the server may have done them.
+	Abandoned int64 `json:"abandoned_at_stop,omitempty"`
 }
 
 // runWarmup runs the workload for warmuptime with the same threads, target
@@ -36,7 +39,7 @@ func runWarmup(ctx context.Context, env Env, pc phaseConfig) (*warmup, error) {
 		return nil, err
 	}
 	s := out.summary
-	w := &warmup{Seconds: s.Runtime().Seconds(), Operations: s.Operations, P99us: map[string]int64{}}
+	w := &warmup{Seconds: s.Runtime().Seconds(), Operations: s.Operations, P99us: map[string]int64{}, Abandoned: out.result.Abandoned}
 	if w.Seconds > 0 {
 		w.Throughput = float64(s.Operations) / w.Seconds
 	}

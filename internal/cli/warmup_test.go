@@ -3,9 +3,17 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
 )
 
 // TestWarmup runs with a warm-up: its operations are reported apart and the
@@ -49,5 +57,86 @@ func TestWarmup(t *testing.T) {
 	// insert of both phases succeeded, none collided.
 	if s.int(t, "INSERT", "Return=OK") != inserts {
 		t.Errorf("inserts after the warm-up collided: %d OK of %d", s.int(t, "INSERT", "Return=OK"), inserts)
+	}
+}
+
+// TestWarmupCountsAddUp checks, against the server's own count, that every
+// operation is either the warm-up's or the summary's, and that the HDR
+// interval logs hold exactly the summary's histogram, warm-up left out. All
+// operations are inserts, so the collection counts them.
+func TestWarmupCountsAddUp(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadd", "-p", "mongodb.url="+url, "-p", "recordcount=100"); r.code != 0 {
+		t.Fatalf("load: %s", r.stderr)
+	}
+	dir := t.TempDir()
+	out, prefix := filepath.Join(dir, "w.json"), filepath.Join(dir, "hdr-")
+	r := mongobench(t, "run", "mongodb", "-P", "workloadd", "-p", "mongodb.url="+url, "-p", "recordcount=100",
+		"-p", "readproportion=0", "-p", "insertproportion=1", "-p", "operationcount=400", "-p", "status.interval=1",
+		"-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path="+prefix, "--warmup", "1s", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("run: %s", r.stderr)
+	}
+	res := readResults(t, out)
+	raw, _ := json.Marshal(res.Extra["warmup"])
+	var w warmup
+	if err := json.Unmarshal(raw, &w); err != nil || w.Operations == 0 {
+		t.Fatalf("results warm-up %s (%v): want operations > 0", raw, err)
+	}
+	raw, _ = json.Marshal(res.Extra["sizes"])
+	var sizes struct {
+		End metrics.SizeStats `json:"end"`
+	}
+	if err := json.Unmarshal(raw, &sizes); err != nil {
+		t.Fatal(err)
+	}
+	// An insert cut short when the warm-up's time ran out is counted
+	// nowhere, though the server may have done it.
+	docs, ok := sizes.End.Coll.Documents.Get()
+	if want := float64(100 + w.Operations + 400); !ok || docs < want || docs > want+float64(w.Abandoned) {
+		t.Errorf("collection holds %v documents (reported %v); want 100 loaded + %d warm-up + 400 measured = %v, plus up to %d abandoned at the warm-up's end",
+			docs, ok, w.Operations, want, w.Abandoned)
+	}
+
+	var insert *export.MeasurementResult
+	for i := range res.Measurements {
+		if res.Measurements[i].Name == "INSERT" {
+			insert = &res.Measurements[i]
+		}
+	}
+	if insert == nil || insert.Service == nil || insert.Service.Count != 400 {
+		t.Fatalf("results INSERT measurement %+v: want 400 operations", insert)
+	}
+	summary, err := hdrhistogram.Decode([]byte(insert.Service.Histogram))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(prefix + "INSERT.hdr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	logged := measure.NewHistogram()
+	reader := hdrhistogram.NewHistogramLogReader(f)
+	intervals := 0
+	for {
+		h, err := reader.NextIntervalHistogram()
+		if err == io.EOF || (err == nil && h == nil) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("INSERT.hdr: %v", err)
+		}
+		logged.Merge(h)
+		intervals++
+	}
+	if intervals == 0 || !logged.Equals(summary) {
+		t.Errorf("INSERT.hdr: %d intervals add up to %d values (p99 %d us, max %d us); the summary has %d (p99 %d us, max %d us)",
+			intervals, logged.TotalCount(), logged.ValueAtQuantile(99), logged.Max(),
+			summary.TotalCount(), summary.ValueAtQuantile(99), summary.Max())
+	}
+	if p99 := parseSummary(t, r.stdout).int(t, "INSERT", "99thPercentileLatency(us)"); p99 != logged.ValueAtQuantile(99) {
+		t.Errorf("summary p99 %d us, the HDR log's %d us", p99, logged.ValueAtQuantile(99))
 	}
 }

@@ -55,6 +55,29 @@ func (w *lineWriter) num(name, measurement string, v Value, decimals int) {
 	}
 }
 
+// figure is one line of a section.
+type figure struct {
+	measurement string
+	v           Value
+	decimals    int
+}
+
+// section adds the figures of one serverStatus section that are present,
+// or, when none is, one line saying the server does not report the
+// section: a reader must tell "not reported" from a line left out.
+func (w *lineWriter) section(name, section string, figures ...figure) {
+	reported := false
+	for _, f := range figures {
+		if f.v.OK {
+			reported = true
+			w.num(name, f.measurement, f.v, f.decimals)
+		}
+	}
+	if !reported {
+		w.add(name, section, NotReported)
+	}
+}
+
 func fmtNum(v float64, decimals int) string {
 	return strconv.FormatFloat(v, 'f', decimals, 64)
 }
@@ -145,12 +168,24 @@ func serverLines(w *lineWriter, first, last Snapshot, d *ServerInterval, topo *T
 		w.add(server, "OpLatencies", NotReported)
 	}
 
-	w.num(server, "NetworkIn(MB/s)", scale(d.Network.BytesInPerSec, 1.0/bytesPerMB), 3)
-	w.num(server, "NetworkOut(MB/s)", scale(d.Network.BytesOutPerSec, 1.0/bytesPerMB), 3)
-	w.num(server, "Requests(ops/sec)", d.Network.RequestsPerSec, 1)
-	w.num(server, "Connections", d.Connections.Current, 0)
-	w.num(server, "QueuedReaders", d.GlobalLock.QueueReaders, 0)
-	w.num(server, "QueuedWriters", d.GlobalLock.QueueWriters, 0)
+	network := []figure{
+		{"NetworkIn(MB/s)", scale(d.Network.BytesInPerSec, 1.0/bytesPerMB), 3},
+		{"NetworkOut(MB/s)", scale(d.Network.BytesOutPerSec, 1.0/bytesPerMB), 3},
+		{"Requests(ops/sec)", d.Network.RequestsPerSec, 1},
+	}
+	if d.Restarted {
+		// The counters started again: their rates are unknown, not
+		// unreported, and the Restarted line says why they are missing.
+		for _, f := range network {
+			w.num(server, f.measurement, f.v, f.decimals)
+		}
+	} else {
+		w.section(server, "Network", network...)
+	}
+	w.section(server, "Connections", figure{"Connections", d.Connections.Current, 0})
+	w.section(server, "GlobalLockQueues",
+		figure{"QueuedReaders", d.GlobalLock.QueueReaders, 0},
+		figure{"QueuedWriters", d.GlobalLock.QueueWriters, 0})
 
 	c := d.Cache
 	if c == nil {
