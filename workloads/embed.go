@@ -1,10 +1,11 @@
-// Package workloads holds YCSB's standard workload files (A to F), embedded
-// so that -P workloada works with no file on disk.
+// Package workloads holds YCSB's standard workload files (A to F) and the
+// field reports' custom ones (S6), embedded so that -P workloada works with
+// no file on disk.
 package workloads
 
 import "embed"
 
-// Files holds workloada … workloadf.
+// Files holds workloada … workloadf and workload_s6.
 //
-//go:embed workloada workloadb workloadc workloadd workloade workloadf
+//go:embed workloada workloadb workloadc workloadd workloade workloadf workload_s6
 var Files embed.FS

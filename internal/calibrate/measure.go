@@ -196,8 +196,8 @@ func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point
 	clock := measure.NewClock()
 	collector := measure.NewCollector(measure.Options{
 		Interval: spec.StatusInterval,
-		Service:  spec.MeasureService || !spec.MeasureIntended,
-		Intended: spec.MeasureIntended,
+		Service:  true, // whatever the summary prints, results always compare on it
+		Intended: spec.RecordIntended(),
 		Threads:  spec.Threads,
 	}, clock)
 

@@ -158,7 +158,7 @@ func (a *benchArgs) loadProperties() (*workload.Properties, error) {
 }
 
 // readWorkloadFile reads a -P file from disk, or one of the built-in
-// workloads when the name is workloada … workloadf (alone or under
+// workloads when the name is workloada … workloadf or workload_s6 (alone or under
 // workloads/) and no such file exists, so YCSB's command lines work from
 // any directory.
 func readWorkloadFile(name string) (*workload.Properties, error) {
@@ -169,5 +169,5 @@ func readWorkloadFile(name string) (*workload.Properties, error) {
 	if data, err := fs.ReadFile(workloads.Files, base); err == nil && (base == name || strings.TrimSuffix(name, base) == "workloads/") {
 		return workload.Parse(strings.NewReader(string(data)), base)
 	}
-	return nil, fmt.Errorf("cannot read workload file %s: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf)", name)
+	return nil, fmt.Errorf("cannot read workload file %s: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf, workload_s6)", name)
 }

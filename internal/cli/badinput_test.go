@@ -34,7 +34,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", []string{"run", "mongodb", "-x"}, "unknown flag -x: accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --warmup, --drop, --store, --no-store, -h"},
 		{"flag without value", []string{"run", "mongodb", "-threads"}, "flag -threads needs a value"},
 		{"stray argument", []string{"run", "mongodb", "-P", "workloada", "extra"}, `unexpected argument "extra": properties are given as -p name=value, files as -P file`},
-		{"missing -P file", []string{"run", "mongodb", "-P", "nosuchfile"}, "cannot read workload file nosuchfile: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf)"},
+		{"missing -P file", []string{"run", "mongodb", "-P", "nosuchfile"}, "cannot read workload file nosuchfile: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf, workload_s6)"},
 		{"malformed file", []string{"load", "mongodb", "-P", badFile}, badFile + `:2: malformed line "=oops": expected key=value`},
 		{"-p without =", []string{"run", "mongodb", "-P", "workloada", "-p", "threadcount"}, `-p "threadcount": expected -p name=value`},
 		{"threads zero", []string{"run", "mongodb", "-P", "workloada", "-threads", "0"}, `threadcount="0" is invalid: expected a whole number from 1 to 1048576`},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -183,24 +184,97 @@ func TestDocumentShape(t *testing.T) {
 	}
 }
 
-// TestSeed003CommandLine runs seed 003's command line as written, with its
-// custom workload file and an unknown property.
-func TestSeed003CommandLine(t *testing.T) {
+// TestSeedCommandLines runs the field reports' command lines as written,
+// with the URL pointed at the embedded server and, where the workload file
+// asks for a million records, smaller counts.
+func TestSeedCommandLines(t *testing.T) {
 	t.Parallel()
-	url := freshURL(t)
-	r := mongobench(t, "run", "mongodb", "-threads", "8", "-P", "testdata/workload_s6",
-		"-p", "fieldcount=1", "-p", "fieldlength=1024", "-p", "clientbuffering=true", "-p", "table=test1",
-		"-p", "mongodb.url="+url, "-p", "recordcount=200", "-p", "operationcount=300")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	tests := []struct {
+		name  string
+		load  []string // the seed's load command, after "load"
+		run   []string // the seed's run command, after "run"
+		extra []string // what the test adds: the URL and smaller counts
+		table string
+		// fields and fieldLength: the documents the load must leave behind
+		fields, fieldLength int
+		// ops: the run-phase operation types whose counts add up
+		ops []string
+	}{
+		{
+			// seed 000: YCSB 0.15 against MongoDB 3.6, workload A, 100 threads
+			name:   "seed 000",
+			load:   []string{"mongodb", "-s", "-P", "workloads/workloada", "-threads", "100"},
+			run:    []string{"mongodb", "-s", "-P", "workloads/workloada", "-threads", "100"},
+			table:  "usertable",
+			fields: 10, fieldLength: 100,
+			ops: []string{"READ", "UPDATE"},
+		},
+		{
+			// seed 003: a custom workload file, -p overrides and a property
+			// mongobench does not know (clientbuffering)
+			name: "seed 003",
+			load: []string{"mongodb", "-threads", "100", "-P", "workloads/workload_s6", "-p", "fieldcount=1",
+				"-p", "fieldlength=1024", "-p", "clientbuffering=true", "-p", "table=test1"},
+			run: []string{"mongodb", "-threads", "100", "-P", "workloads/workload_s6", "-p", "fieldcount=1",
+				"-p", "fieldlength=1024", "-p", "clientbuffering=true", "-p", "table=test1"},
+			extra:  []string{"-p", "recordcount=300", "-p", "operationcount=400"},
+			table:  "test1",
+			fields: 1, fieldLength: 1024,
+			ops: []string{"READ", "INSERT"},
+		},
 	}
-	if !strings.Contains(r.stderr, "warning: unknown property clientbuffering (ignored)") {
-		t.Errorf("no warning for clientbuffering in %q", r.stderr)
-	}
-	s := parseSummary(t, r.stdout)
-	reads, inserts := s.int(t, "READ", "Operations")+s.int(t, "READ-FAILED", "Operations"), s.int(t, "INSERT", "Operations")
-	if reads+inserts != 300 {
-		t.Errorf("reads %d + inserts %d != 300", reads, inserts)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			url := freshURL(t)
+			extra := append([]string{"-p", "mongodb.url=" + url}, tc.extra...)
+			load := mongobench(t, append(append([]string{"load"}, tc.load...), extra...)...)
+			if load.code != 0 {
+				t.Fatalf("load exit %d: %s", load.code, load.stderr)
+			}
+			if tc.table == "test1" && strings.Count(load.stderr, "warning: unknown property clientbuffering (ignored)") != 1 {
+				t.Errorf("want one warning for clientbuffering in %q", load.stderr)
+			}
+			records := parseSummary(t, load.stdout).int(t, "INSERT", "Return=OK")
+			coll := connect(t, url).Collection(tc.table)
+			if n, err := coll.CountDocuments(context.Background(), bson.D{}); err != nil || n != records || n == 0 {
+				t.Fatalf("%d documents in %s after loading %d (err %v)", n, tc.table, records, err)
+			}
+			raw, err := coll.FindOne(context.Background(), bson.D{}).Raw()
+			if err != nil {
+				t.Fatal(err)
+			}
+			elems, _ := raw.Elements()
+			if len(elems) != 1+tc.fields {
+				t.Errorf("document has %d elements, want _id and %d fields: %v", len(elems), tc.fields, raw)
+			}
+			for _, e := range elems[1:] {
+				if _, data, ok := e.Value().BinaryOK(); !ok || len(data) != tc.fieldLength {
+					t.Errorf("%s: want %d bytes of BSON binary, got %s", e.Key(), tc.fieldLength, e.Value().Type)
+				}
+			}
+
+			run := mongobench(t, append(append([]string{"run"}, tc.run...), extra...)...)
+			if run.code != 0 {
+				t.Fatalf("run exit %d: %s", run.code, run.stderr)
+			}
+			s := parseSummary(t, run.stdout)
+			var total int64
+			for _, op := range tc.ops {
+				n := s.int(t, op, "Operations")
+				if n == 0 || s.int(t, op, "Return=OK") != n {
+					t.Errorf("[%s] %d operations, %d OK\n%s", op, n, s.int(t, op, "Return=OK"), run.stdout)
+				}
+				total += n + s.int(t, op+"-FAILED", "Operations")
+			}
+			want := records // the file's operationcount equals its recordcount
+			if tc.extra != nil {
+				want = 400
+			}
+			if total != want {
+				t.Errorf("%v operations add up to %d, want %d", tc.ops, total, want)
+			}
+		})
 	}
 }
 
@@ -235,6 +309,73 @@ func TestTargetRate(t *testing.T) {
 		for p, sv := range m.Service.PercentilesUs {
 			if iv := m.Intended.PercentilesUs[p]; iv < sv {
 				t.Errorf("%s p%s: intended %d µs < service %d µs", m.Name, p, iv, sv)
+			}
+		}
+	}
+}
+
+// TestLatencyKept: measurement.interval chooses what the summary prints,
+// as YCSB prints it (intended latency alone is printed under [READ]); the
+// results file always keeps the service latency, and the intended latency
+// whenever the run follows a -target schedule.
+func TestLatencyKept(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=50"); r.code != 0 {
+		t.Fatalf("load exit %d: %s", r.code, r.stderr)
+	}
+	const service, intended = "service", "intended"
+	tests := []struct {
+		interval, target string // "" leaves them unset
+		read             string // what [READ] prints
+		intendedRead     bool   // whether [Intended-READ] is printed
+		keepsIntended    bool
+	}{
+		{"", "", service, false, false},
+		{"op", "", service, false, false},
+		{"intended", "", intended, false, true},
+		{"both", "", service, true, true},
+		{"", "2000", service, true, true},
+		{"op", "2000", service, false, true},
+		{"intended", "2000", intended, false, true},
+		{"both", "2000", service, true, true},
+	}
+	for _, tc := range tests {
+		name := fmt.Sprintf("interval=%q target=%q", tc.interval, tc.target)
+		out := filepath.Join(t.TempDir(), "r.json")
+		args := []string{"run", "mongodb", "-P", "workloadc", "-p", "mongodb.url=" + url, "-p", "recordcount=50",
+			"-p", "operationcount=100", "--no-store", "--out", out}
+		if tc.interval != "" {
+			args = append(args, "-p", "measurement.interval="+tc.interval)
+		}
+		if tc.target != "" {
+			args = append(args, "-target", tc.target)
+		}
+		r := mongobench(t, args...)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, r.code, r.stderr)
+		}
+		s := parseSummary(t, r.stdout)
+		if _, ok := s["Intended-READ"]; ok != tc.intendedRead {
+			t.Errorf("%s: [Intended-READ] printed: %v, want %v", name, ok, tc.intendedRead)
+		}
+		res := readResults(t, out)
+		for _, m := range res.Measurements {
+			if m.Service == nil {
+				t.Fatalf("%s: %s has no service latency in the results", name, m.Name)
+			}
+			if (m.Intended != nil) != tc.keepsIntended {
+				t.Errorf("%s: %s keeps intended latency: %v, want %v", name, m.Name, m.Intended != nil, tc.keepsIntended)
+			}
+			if m.Name != "READ" {
+				continue
+			}
+			printed := m.Service
+			if tc.read == intended {
+				printed = m.Intended
+			}
+			if got := s.int(t, "READ", "MaxLatency(us)"); got != printed.MaxUs {
+				t.Errorf("%s: [READ] MaxLatency %d, want the %s latency's %d", name, got, tc.read, printed.MaxUs)
 			}
 		}
 	}

@@ -52,8 +52,8 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 	clock := measure.NewClock()
 	collector := measure.NewCollector(measure.Options{
 		Interval: spec.StatusInterval,
-		Service:  spec.MeasureService || !spec.MeasureIntended,
-		Intended: spec.MeasureIntended,
+		Service:  true, // whatever the summary prints, results always compare on it
+		Intended: spec.RecordIntended(),
 		Threads:  spec.Threads,
 	}, clock)
 	progress := &runner.Progress{}

@@ -502,7 +502,7 @@ func (s *sweeper) plan() ([]*seriesPlan, error) {
 	s.kind = intendedLatency
 	for _, cfg := range cfgs {
 		s.ops = s.addOps(s.ops, cfg.spec)
-		if !cfg.spec.MeasureIntended {
+		if !cfg.spec.RecordIntended() {
 			s.kind = serviceLatency
 		}
 		s.needServer = s.needServer || cfg.url == ""

@@ -61,13 +61,17 @@ type Spec struct {
 	OpTimeout        time.Duration
 	Label            string
 	Percentiles      []float64
-	MeasureService   bool
-	MeasureIntended  bool
-	Seed             uint64
-	SeedSet          bool
-	HdrFileOutput    bool
-	HdrOutputPath    string
-	ExportFile       string
+	// MeasureService and MeasureIntended say which latencies the text
+	// summary prints (measurement.interval). Service latency is always
+	// measured and kept in the results; RecordIntended says whether
+	// intended latency is too.
+	MeasureService  bool
+	MeasureIntended bool
+	Seed            uint64
+	SeedSet         bool
+	HdrFileOutput   bool
+	HdrOutputPath   string
+	ExportFile      string
 
 	// fieldLength is built here, not in NewCore, so a bad histogram file
 	// is reported with the other input errors, before anything connects.
@@ -378,3 +382,9 @@ func (r *resolver) percentiles() []float64 {
 	}
 	return out
 }
+
+// RecordIntended says whether intended latency is measured: whenever the
+// run follows a -target schedule, since only then does it differ from the
+// service latency and show coordinated omission, and whenever the summary
+// is asked to print it.
+func (s *Spec) RecordIntended() bool { return s.Target > 0 || s.MeasureIntended }
