@@ -161,20 +161,38 @@ func DeterministicValue(dst []byte, key, field string, size int) []byte {
 	return dst[:start+size]
 }
 
+// insertProbeWindow is how many consecutive keys one probe of
+// NextInsertKey looks at: a hole of fewer keys, left by deletes, does not
+// end the inserted range.
+const insertProbeWindow = 16
+
 // NextInsertKey finds where run-phase inserts should start so that they do
 // not collide with keys that earlier runs inserted after the load: the
-// first key number at or above recordcount whose key is absent. exists
-// reports whether a key is present. Holes left by deletes are skipped over
-// by galloping: it is a search for the end of the inserted range.
+// end of the range of key numbers from recordcount on that are present.
+// exists reports whether a key is present. It gallops then bisects, and a
+// probe at n counts as present when any key of n … n+insertProbeWindow-1
+// is, so holes that deletes left inside the range (workloads with a
+// deleteproportion) do not make it stop early and hand out keys that are
+// still there. Only a hole of insertProbeWindow deleted keys in a row
+// could, and then the later inserts of those keys fail as duplicates,
+// counted, never silently.
 func NextInsertKey(ctx context.Context, spec *Spec, exists func(ctx context.Context, key string) (bool, error)) (int64, error) {
-	probe := func(n int64) (bool, error) { return exists(ctx, spec.KeyName(n)) }
+	probe := func(n int64) (bool, error) {
+		// From the top: inside the inserted range, one look is enough.
+		for k := n + insertProbeWindow - 1; k >= n; k-- {
+			if ok, err := exists(ctx, spec.KeyName(k)); err != nil || ok {
+				return ok, err
+			}
+		}
+		return false, nil
+	}
 	lo := spec.RecordCount
 	ok, err := probe(lo)
 	if err != nil || !ok {
 		return lo, err
 	}
 	// lo is present; gallop to an absent hi.
-	step := int64(1)
+	step := int64(insertProbeWindow)
 	hi := lo + step
 	for {
 		ok, err := probe(hi)
@@ -200,6 +218,7 @@ func NextInsertKey(ctx context.Context, spec *Spec, exists func(ctx context.Cont
 			hi = mid
 		}
 	}
+	// hi's window is empty and lo's is not, so lo = hi-1 is present.
 	return hi, nil
 }
 

@@ -258,27 +258,58 @@ func TestNextInsertKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, present := range []int64{1000, 1001, 1017, 5000, 123457} {
+	tests := []struct {
+		name    string
+		present int64   // keys 0 … present-1 were inserted
+		deleted []int64 // and these were deleted since
+		want    int64
+	}{
+		{"nothing inserted after the load", 1000, nil, 1000},
+		{"one inserted", 1001, nil, 1001},
+		{"17 inserted", 1017, nil, 1017},
+		{"4000 inserted", 5000, nil, 5000},
+		{"122457 inserted", 123457, nil, 123457},
+		{"the first inserted key deleted", 5000, []int64{1000}, 5000},
+		{"holes where the search probes", 5000, []int64{1000, 1016, 1031, 1032, 1047, 1048, 1079, 1080, 1143, 1144, 2999, 3000, 4000}, 5000},
+		{"a hole of 15 in a row", 5000, seq(3000, 3015), 5000},
+		{"the last inserted keys deleted", 5000, []int64{4998, 4999}, 4998},
+		{"a load key deleted, nothing inserted", 1000, []int64{999}, 1000},
+	}
+	for _, tc := range tests {
 		keys := map[string]bool{}
 		probes := 0
 		exists := func(_ context.Context, key string) (bool, error) {
 			probes++
 			return keys[key], nil
 		}
-		for k := int64(0); k < present; k++ {
+		for k := int64(0); k < tc.present; k++ {
 			keys[spec.KeyName(k)] = true
+		}
+		for _, k := range tc.deleted {
+			delete(keys, spec.KeyName(k))
 		}
 		got, err := NextInsertKey(context.Background(), spec, exists)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != present {
-			t.Errorf("with keys 0..%d present: NextInsertKey = %d, want %d", present-1, got, present)
+		if got != tc.want {
+			t.Errorf("%s: NextInsertKey = %d, want %d", tc.name, got, tc.want)
 		}
-		if probes > 2*64+2 {
-			t.Errorf("%d probes for %d keys: the search should be logarithmic", probes, present)
+		if _, taken := keys[spec.KeyName(got)]; taken {
+			t.Errorf("%s: NextInsertKey = %d, a key that is present", tc.name, got)
+		}
+		if probes > 2*64*insertProbeWindow {
+			t.Errorf("%s: %d probes: the search should be logarithmic", tc.name, probes)
 		}
 	}
+}
+
+func seq(from, to int64) []int64 {
+	var s []int64
+	for k := from; k < to; k++ {
+		s = append(s, k)
+	}
+	return s
 }
 
 func FuzzParse(f *testing.F) {
