@@ -190,45 +190,74 @@ func (s *Store) Close() error {
 
 func (s *Store) migrate(ctx context.Context) error {
 	// Most opens find the schema current; they should not need the write
-	// lock, so the first look is outside a transaction.
-	v, err := checkVersion(ctx, s.db)
-	if err != nil {
-		return err
-	}
-	// WAL lets history read while a run writes. The mode is stored in the
-	// file, so this is a no-op after the first open; it cannot run inside
-	// a transaction.
-	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
-		return fmt.Errorf("set WAL journal mode: %w", err)
-	}
-	if v == schemaVersion {
-		return nil
+	// lock, so the first look is outside a transaction. Its queries are not
+	// one snapshot, so anything but "current" is looked at again under the
+	// lock, where another process's schema creation is either all done or
+	// not begun.
+	if v, err := checkVersion(ctx, s.db); err == nil && v == schemaVersion {
+		return s.useWAL(ctx)
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("schema migration: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	// Another process may have migrated between the look and the lock.
-	if v, err = checkVersion(ctx, tx); err != nil || v == schemaVersion {
+	v, err := checkVersion(ctx, tx)
+	if err != nil {
 		return err
 	}
-	for i := v; i < schemaVersion; i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("schema migration %d: %w", i+1, err)
+	if v != schemaVersion {
+		for i := v; i < schemaVersion; i++ {
+			if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+				return fmt.Errorf("schema migration %d: %w", i+1, err)
+			}
 		}
-	}
-	// PRAGMA takes no bound parameters; both values are ours.
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
-		return fmt.Errorf("schema migration: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
-		return fmt.Errorf("schema migration: %w", err)
+		// PRAGMA takes no bound parameters; both values are ours.
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
+			return fmt.Errorf("schema migration: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+			return fmt.Errorf("schema migration: %w", err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("schema migration: %w", err)
 	}
-	return nil
+	// Only now is the file known to be ours: WAL rewrites its header.
+	return s.useWAL(ctx)
+}
+
+// useWAL switches the file to WAL, which lets history read while a run
+// writes. The mode is stored in the file, so after the first open there is
+// nothing to do. The switch needs the file to itself and SQLite answers
+// BUSY at once, without its busy handler, while another process holds it
+// (two runs starting together on a new store): so it is retried for as
+// long as any other write would wait.
+func (s *Store) useWAL(ctx context.Context) error {
+	deadline := time.Now().Add(busyTimeoutMs * time.Millisecond)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		var mode string
+		err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode)
+		if err == nil && strings.EqualFold(mode, "wal") {
+			return nil
+		}
+		if err == nil {
+			_, err = s.db.ExecContext(ctx, "PRAGMA journal_mode = WAL")
+		}
+		if err == nil {
+			return nil
+		}
+		if !isBusy(err) || time.Now().After(deadline) {
+			return fmt.Errorf("set WAL journal mode: %w", err)
+		}
+		time.Sleep(wait)
+	}
+}
+
+// isBusy tells the errors of a file that another connection holds locked.
+func isBusy(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
 }
 
 type querier interface {

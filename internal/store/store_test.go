@@ -862,3 +862,36 @@ func BenchmarkList(b *testing.B) {
 		}
 	}
 }
+
+// TestConcurrentOpenNewFile: several runs started together in a directory
+// with no store yet (a sweep's parallel clients, a test suite) all open it.
+// Switching a new file to WAL is where they used to collide.
+func TestConcurrentOpenNewFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for round := range 20 {
+		path := filepath.Join(dir, fmt.Sprintf("runs%d.db", round))
+		start := make(chan struct{})
+		errs := make(chan error, 8)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				<-start
+				s, err := Open(path)
+				if err != nil {
+					errs <- err
+					return
+				}
+				errs <- s.Close()
+			})
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: concurrent Open of a new store: %v", round, err)
+			}
+		}
+	}
+}
