@@ -134,53 +134,66 @@ func propsOf(kv ...string) *workload.Properties {
 }
 
 // TestDocumentShape checks that documents are YCSB's: _id a string
-// "user<hash>", fields field0..N-1 as BSON binary of fieldlength bytes.
+// "user<hash>", fields field0..N-1 as BSON binary of fieldlength bytes,
+// loaded in batches under either name of the batch size property.
 func TestDocumentShape(t *testing.T) {
 	t.Parallel()
-	url := freshURL(t)
-	r := mongobench(t, "load", "mongodb", "-P", "workloada", "-p", "mongodb.url="+url,
-		"-p", "recordcount=5", "-p", "fieldcount=3", "-p", "fieldlength=16", "-p", "batchsize=2")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
-	coll := connect(t, url).Collection("usertable")
-	raw, err := coll.FindOne(context.Background(), bson.D{{Key: "_id", Value: "user6284781860667377211"}}).Raw()
-	if err != nil {
-		t.Fatalf("record 0 (YCSB key user6284781860667377211) not found: %v", err)
-	}
-	elems, err := raw.Elements()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"_id", "field0", "field1", "field2"}
-	if len(elems) != len(want) {
-		t.Fatalf("document %v: want fields %v", raw, want)
-	}
-	for i, e := range elems {
-		if e.Key() != want[i] {
-			t.Errorf("field %d is %q, want %q", i, e.Key(), want[i])
-		}
-		if i == 0 {
-			if e.Value().Type != bson.TypeString {
-				t.Errorf("_id is %s, want a string", e.Value().Type)
+	for _, batchProperty := range []string{"batchsize", "mongodb.batchsize"} {
+		t.Run(batchProperty, func(t *testing.T) {
+			t.Parallel()
+			url := freshURL(t)
+			r := mongobench(t, "load", "mongodb", "-P", "workloada", "-p", "mongodb.url="+url,
+				"-p", "recordcount=5", "-p", "fieldcount=3", "-p", "fieldlength=16", "-p", batchProperty+"=2")
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
-			continue
-		}
-		sub, data, ok := e.Value().BinaryOK()
-		if !ok || sub != 0 || len(data) != 16 {
-			t.Errorf("%s: binary=%v subtype=%d len=%d, want generic binary of 16 bytes", e.Key(), ok, sub, len(data))
-		}
-	}
-	// The last batch is partial (5 records, batches of 2): it must be sent.
-	if n, _ := coll.CountDocuments(context.Background(), bson.D{}); n != 5 {
-		t.Errorf("%d documents after a batched load of 5", n)
-	}
-	s := parseSummary(t, r.stdout)
-	if got := s.int(t, "INSERT-BATCH", "Operations"); got != 3 {
-		t.Errorf("INSERT-BATCH operations = %d, want 3 (2+2+1)", got)
-	}
-	if got := s.int(t, "INSERT", "Operations"); got != 5 {
-		t.Errorf("INSERT operations = %d, want 5", got)
+			coll := connect(t, url).Collection("usertable")
+			raw, err := coll.FindOne(context.Background(), bson.D{{Key: "_id", Value: "user6284781860667377211"}}).Raw()
+			if err != nil {
+				t.Fatalf("record 0 (YCSB key user6284781860667377211) not found: %v", err)
+			}
+			elems, err := raw.Elements()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"_id", "field0", "field1", "field2"}
+			if len(elems) != len(want) {
+				t.Fatalf("document %v: want fields %v", raw, want)
+			}
+			for i, e := range elems {
+				if e.Key() != want[i] {
+					t.Errorf("field %d is %q, want %q", i, e.Key(), want[i])
+				}
+				if i == 0 {
+					if e.Value().Type != bson.TypeString {
+						t.Errorf("_id is %s, want a string", e.Value().Type)
+					}
+					continue
+				}
+				sub, data, ok := e.Value().BinaryOK()
+				if !ok || sub != 0 || len(data) != 16 {
+					t.Errorf("%s: binary=%v subtype=%d len=%d, want generic binary of 16 bytes", e.Key(), ok, sub, len(data))
+				}
+			}
+			// The last batch is partial (5 records, batches of 2): it must be sent.
+			if n, _ := coll.CountDocuments(context.Background(), bson.D{}); n != 5 {
+				t.Errorf("%d documents after a batched load of 5", n)
+			}
+			s := parseSummary(t, r.stdout)
+			if got := s.int(t, "INSERT-BATCH", "Operations"); got != 3 {
+				t.Errorf("INSERT-BATCH operations = %d, want 3 (2+2+1)", got)
+			}
+			if got := s.int(t, "INSERT", "Operations"); got != 5 {
+				t.Errorf("INSERT operations = %d, want 5", got)
+			}
+			// A record's service latency is the round trip of the batch that
+			// carried it: the two sections hold the same values.
+			for _, figure := range []string{"MinLatency(us)", "MaxLatency(us)"} {
+				if rec, batch := s.int(t, "INSERT", figure), s.int(t, "INSERT-BATCH", figure); rec != batch {
+					t.Errorf("INSERT %s = %d, INSERT-BATCH %s = %d: a record's latency is its batch's", figure, rec, figure, batch)
+				}
+			}
+		})
 	}
 }
 
