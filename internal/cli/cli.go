@@ -138,6 +138,10 @@ func Main(ctx context.Context, args []string, env Env) int {
 	case "calibrate":
 		err = runCalibrate(ctx, args[1:], env)
 	case "version", "--version", "-version":
+		if len(args) > 1 {
+			err = runHelp([]string{"version"}, env)
+			break
+		}
 		fmt.Fprintf(env.Stdout, "mongobench %s\n", Version)
 	case "help", "-h", "--help", "-help":
 		err = runHelp(args[1:], env)
@@ -153,6 +157,10 @@ func runHelp(args []string, env Env) error {
 		return nil
 	}
 	switch args[0] {
+	case "help", "-h", "--help", "-help":
+		fmt.Fprintln(env.Stdout, usage)
+	case "version":
+		fmt.Fprintln(env.Stdout, "usage: mongobench version\n\nprints the version of mongobench")
 	case "load", "run":
 		fmt.Fprintf(env.Stdout, "usage: mongobench %s mongodb [flags]\n\n%s\n", args[0], benchFlagsHelp)
 	case "server":

@@ -1,0 +1,25 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHelpEverywhere: every command answers -h, and help names every
+// command, with exit status 0 and the usage on stdout.
+func TestHelpEverywhere(t *testing.T) {
+	t.Parallel()
+	commands := []string{"load", "run", "server", "sweep", "compare", "history", "report", "calibrate", "version", "help"}
+	for _, cmd := range commands {
+		for _, args := range [][]string{{cmd, "-h"}, {"help", cmd}, {cmd, "--help"}} {
+			r := mongobench(t, args...)
+			if r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "usage:") {
+				t.Errorf("mongobench %s: exit %d, stderr %q, stdout %q", strings.Join(args, " "), r.code, r.stderr, r.stdout)
+			}
+		}
+	}
+	r := mongobench(t, "version")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "mongobench ") || strings.Count(r.stdout, "\n") != 1 {
+		t.Errorf("mongobench version: exit %d, %q", r.code, r.stdout)
+	}
+}
