@@ -319,7 +319,9 @@ func (w *worker) Read(ctx context.Context, table, key string, fields []string, v
 }
 
 // Scan is find({_id: {$gte: startKey}}).sort({_id: 1}).limit(count). An
-// empty result is an error, as in YCSB's binding.
+// empty result is NOT_FOUND, like a read of a missing key: YCSB's binding
+// calls it ERROR, but the server did not fail, and an outage should not
+// hide among scans that started past the last key. Both count as failed.
 // The per-operation timeout covers the whole scan, find and getMores.
 func (w *worker) Scan(ctx context.Context, table, startKey string, count int, fields []string, visit db.FieldVisitor) error {
 	ctx, cancel := w.c.opContext(ctx)
