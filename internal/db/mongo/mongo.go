@@ -57,21 +57,9 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 	if cfg.ConnectTimeout <= 0 {
 		cfg.ConnectTimeout = 10 * time.Second
 	}
-	opts := options.Client().ApplyURI(cfg.URL)
-	if err := opts.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid mongodb.url %s: %s", redact.URL(cfg.URL), redact.Text(err.Error()))
-	}
-	if opts.MaxPoolSize == nil {
-		opts.SetMaxPoolSize(uint64(max(100, cfg.Threads)))
-	}
-	if opts.AppName == nil {
-		opts.SetAppName("mongobench")
-	}
-	if opts.ServerSelectionTimeout == nil {
-		opts.SetServerSelectionTimeout(cfg.ConnectTimeout)
-	}
-	if opts.ConnectTimeout == nil {
-		opts.SetConnectTimeout(cfg.ConnectTimeout)
+	opts, err := clientOptions(cfg)
+	if err != nil {
+		return nil, err
 	}
 	// The per-operation timeout is a deadline on each operation's context
 	// (opContext) rather than the driver's client-wide timeout, which costs
@@ -95,6 +83,30 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, connectError(cfg, opts, err)
 	}
 	return &Client{cfg: cfg, client: client, db: client.Database(cfg.Database), opTimeout: opTimeout}, nil
+}
+
+// clientOptions are the URL's options, with mongobench's defaults where
+// the URL sets none: a pool of at least one connection per thread, so that
+// threads never queue for a connection inside the client and the latency
+// measured is the server's.
+func clientOptions(cfg Config) (*options.ClientOptions, error) {
+	opts := options.Client().ApplyURI(cfg.URL)
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid mongodb.url %s: %s", redact.URL(cfg.URL), redact.Text(err.Error()))
+	}
+	if opts.MaxPoolSize == nil {
+		opts.SetMaxPoolSize(uint64(max(100, cfg.Threads)))
+	}
+	if opts.AppName == nil {
+		opts.SetAppName("mongobench")
+	}
+	if opts.ServerSelectionTimeout == nil {
+		opts.SetServerSelectionTimeout(cfg.ConnectTimeout)
+	}
+	if opts.ConnectTimeout == nil {
+		opts.SetConnectTimeout(cfg.ConnectTimeout)
+	}
+	return opts, nil
 }
 
 // connectError says why the first ping failed, naming user and mechanism
