@@ -347,6 +347,12 @@ func formatMinutesTick(s float64) string {
 // timeAxis returns the axis of a time series lasting end seconds, ticked in
 // seconds or, past ten minutes, at whole minutes.
 func timeAxis(end float64) axis {
+	// Samplers wake a hair after the second they aim at (6.0002 s): an
+	// axis that ran on to the next tick for that would leave a quarter of
+	// every chart empty. The last point then sits on the axis's end.
+	if r := math.Round(end); r >= 1 && math.Abs(end-r) < 0.001*r {
+		end = r
+	}
 	if end > 600 {
 		// Nice steps in minutes, not in seconds: 5 min, not 500 s.
 		vs, _, nhi := niceTicks(0, end/60, 6)

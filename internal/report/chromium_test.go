@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/export"
 )
 
 // The rendering check opens a report in headless Chromium, as a reader
@@ -112,11 +114,41 @@ func TestChromiumRendersReport(t *testing.T) {
 		}
 		t.Skip("chromium not installed: apt-get install chromium to run the rendering check")
 	}
-	// Everything a report can hold: a sweep with a knee, a comparison, a
-	// partial run, and a run with intended latency, failures and metrics.
-	in := sweepInput(t)
-	in.Runs = append(in.Runs, singleInput(t).Runs[0])
-	page := render(t, in)
+	// One browser at a time: each is several processes, and CI machines
+	// are small.
+	t.Run("synthetic", func(t *testing.T) {
+		// Everything a report can hold: a sweep with a knee, a comparison, a
+		// partial run, and a run with intended latency, failures and metrics.
+		in := sweepInput(t)
+		in.Runs = append(in.Runs, singleInput(t).Runs[0])
+		checkInBrowser(t, bin, render(t, in), "report-screenshot.png")
+	})
+	t.Run("real run", func(t *testing.T) {
+		// What a real run writes, which fixtures may miss: testdata/real-run.json
+		// is the results file of
+		//   mongobench run -P workloada -p recordcount=2000 -p operationcount=100000000 \
+		//     -p maxexecutiontime=6 -p status.interval=1 -threads 4 -l real-run --out real-run.json --no-store
+		// against the embedded server, with its host metrics.
+		f, err := os.Open(filepath.Join("testdata", "real-run.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		res, err := export.ReadJSON(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Intervals) < 5 || res.Extra[ExtraHostMetrics] == nil {
+			t.Fatalf("testdata/real-run.json has %d intervals and host metrics %t: regenerate it as above", len(res.Intervals), res.Extra[ExtraHostMetrics] != nil)
+		}
+		checkInBrowser(t, bin, render(t, &Input{Runs: []*export.Results{res}, Generated: fixedGenerated}), "real-run-screenshot.png")
+	})
+}
+
+// checkInBrowser opens page in Chromium: its DOM, its layout and a
+// screenshot, kept as shotName in $MONGOBENCH_ARTIFACTS when set.
+func checkInBrowser(t *testing.T, bin, page, shotName string) {
+	t.Helper()
 	dir := t.TempDir()
 	reportPath := filepath.Join(dir, "report.html")
 	if err := os.WriteFile(reportPath, []byte(page), 0o644); err != nil {
@@ -126,6 +158,9 @@ func TestChromiumRendersReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCharts := len(svgRE.FindAllString(page, -1))
+	if wantCharts == 0 {
+		t.Fatal("the page has no chart to check")
+	}
 
 	t.Run("dom", func(t *testing.T) {
 		dom, log := runChromium(t, bin, "file://"+reportPath, "--dump-dom")
@@ -168,14 +203,18 @@ func TestChromiumRendersReport(t *testing.T) {
 	})
 
 	t.Run("screenshot", func(t *testing.T) {
+		// CI keeps the screenshot for a person to look at; elsewhere it
+		// goes with the test's temporary directory.
 		outDir := os.Getenv("MONGOBENCH_ARTIFACTS")
 		if outDir == "" {
 			outDir = t.TempDir()
 		} else if err := os.MkdirAll(outDir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		shot := filepath.Join(outDir, "report-screenshot.png")
-		_, log := runChromium(t, bin, "file://"+reportPath, "--screenshot="+shot, "--window-size=1280,4000", "--hide-scrollbars")
+		shot := filepath.Join(outDir, shotName)
+		// Tall enough for a whole report of a few runs: the charts at the
+		// bottom (a run's metrics) are the ones a reviewer would miss.
+		_, log := runChromium(t, bin, "file://"+reportPath, "--screenshot="+shot, "--window-size=1280,12000", "--hide-scrollbars")
 		if bad := consoleLines(log); len(bad) > 0 {
 			t.Errorf("console output while taking the screenshot:\n%s", strings.Join(bad, "\n"))
 		}
@@ -209,6 +248,10 @@ func TestChromiumRendersReport(t *testing.T) {
 		if vermillion < 200 || ink < total/50 {
 			t.Errorf("screenshot %s shows no charts: %d vermillion and %d non-white pixels of %d sampled", shot, vermillion, ink, total)
 		}
-		t.Logf("screenshot: %s (%d×%d)", shot, b.Dx(), b.Dy())
+		if os.Getenv("MONGOBENCH_ARTIFACTS") != "" {
+			t.Logf("screenshot kept as artifact: %s (%d×%d)", shot, b.Dx(), b.Dy())
+		} else {
+			t.Logf("screenshot: %s (%d×%d), removed after the test; set MONGOBENCH_ARTIFACTS=DIR to keep it", shot, b.Dx(), b.Dy())
+		}
 	})
 }

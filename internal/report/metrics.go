@@ -42,6 +42,9 @@ type metricsData struct {
 	absent []string
 	// skipped counts samples without a usable time.
 	skipped int
+	// cut is the window in seconds of a last sample left out as a sliver
+	// (see sliverLast); 0 when none was.
+	cut float64
 	// truncated is set when there were more series than maxMetricSeries.
 	truncated bool
 }
@@ -82,7 +85,9 @@ func parseMetrics(v any, start time.Time) (*metricsData, error) {
 	}
 	fields := map[string]*field{}
 	var order []string
-	for _, row := range rows {
+	last, cut := sliverLast(rows, start)
+	d.cut = cut
+	for i, row := range rows {
 		obj, isObj := row.(map[string]any)
 		if !isObj {
 			d.skipped++
@@ -91,6 +96,9 @@ func parseMetrics(v any, start time.Time) (*metricsData, error) {
 		t, ok := sampleTime(obj, start)
 		if !ok {
 			d.skipped++
+			continue
+		}
+		if cut > 0 && i == last {
 			continue
 		}
 		flat := map[string]float64{}
@@ -146,6 +154,35 @@ func parseMetrics(v any, start time.Time) (*metricsData, error) {
 		}
 	}
 	return d, nil
+}
+
+// sliverLast finds a last sample taken so soon after the one before it
+// (under a tenth of the usual step) that it covers only the run's stop: the
+// rates it holds are over a few milliseconds, and charted they drew cliffs
+// to 0 or 100% at the end of every chart. It returns the sample's index
+// and its window in seconds, or a window of 0 when there is no sliver.
+func sliverLast(rows []any, start time.Time) (int, float64) {
+	type sample struct {
+		i int
+		t float64
+	}
+	var ts []sample
+	for i, row := range rows {
+		if obj, ok := row.(map[string]any); ok {
+			if t, ok := sampleTime(obj, start); ok {
+				ts = append(ts, sample{i, t})
+			}
+		}
+	}
+	n := len(ts)
+	if n < 3 {
+		return -1, 0
+	}
+	step, prev := ts[n-1].t-ts[n-2].t, ts[n-2].t-ts[n-3].t
+	if step >= 0 && prev > 0 && step < prev/10 {
+		return ts[n-1].i, step
+	}
+	return -1, 0
 }
 
 // sampleTime returns a sample's time in seconds from start.

@@ -135,10 +135,39 @@ func statusText(counts map[string]int64) string {
 	return strings.Join(parts, " · ")
 }
 
+// chartedIntervals returns the status intervals to chart over time. A run
+// that stops between two status lines ends with an interval of a few
+// milliseconds, the stop itself: its rate, often 0 ops/s, says nothing of
+// the server, yet it drew a cliff at the end of the throughput chart and
+// dragged the caption's "last third" down. A last interval shorter than a
+// tenth of the one before it is left out, and its length returned for the
+// chart's note; its operations stay in the summary.
+func chartedIntervals(ivs []export.IntervalResult) ([]export.IntervalResult, float64) {
+	n := len(ivs)
+	if n < 2 {
+		return ivs, 0
+	}
+	last, prev := ivs[n-1].EndS-ivs[n-1].StartS, ivs[n-2].EndS-ivs[n-2].StartS
+	if prev > 0 && last < prev/10 {
+		return ivs[:n-1], last
+	}
+	return ivs, 0
+}
+
+// cutNote is the note on a chart over time whose last sliver of an
+// interval was left out.
+func cutNote(cut float64) string {
+	if cut <= 0 {
+		return ""
+	}
+	return "; the run's last " + formatLatency(cut*1e6) + ", too short an interval for a rate, are left out"
+}
+
 // throughputFigure charts the operations per second of every status
 // interval, in total and per operation.
 func throughputFigure(id string, r *export.Results) (figureView, bool) {
-	if len(r.Intervals) == 0 {
+	ivs, cut := chartedIntervals(r.Intervals)
+	if len(ivs) == 0 {
 		return figureView{}, false
 	}
 	total := series{name: "all operations", color: colorTotal}
@@ -146,8 +175,8 @@ func throughputFigure(id string, r *export.Results) (figureView, bool) {
 	var opOrder []string
 	end := 0.0
 	var capPts []tsPoint
-	tips := hasMarkers(len(r.Intervals))
-	for _, iv := range r.Intervals {
+	tips := hasMarkers(len(ivs))
+	for _, iv := range ivs {
 		end = math.Max(end, iv.EndS)
 		pt := point{x: iv.EndS, y: iv.OpsPerSec}
 		if tips {
@@ -208,7 +237,7 @@ func throughputFigure(id string, r *export.Results) (figureView, bool) {
 		ID:       id + "-throughput",
 		Title:    "Throughput over time",
 		Sentence: throughputCaption(capPts),
-		Note:     "Operations completed per second in each status interval, plotted at the interval's end" + perOpNote(hasFailed(perOp)) + ".",
+		Note:     "Operations completed per second in each status interval, plotted at the interval's end" + perOpNote(hasFailed(perOp)) + cutNote(cut) + ".",
 		SVG:      template.HTML(c.render()),
 	}, true
 }
@@ -269,7 +298,10 @@ func latencyFigures(id string, r *export.Results) ([]figureView, []string) {
 	end := 0.0
 	missing := false
 	intended := false
-	for _, iv := range r.Intervals {
+	// The same intervals as the throughput chart, so that the time axes
+	// of a run's charts line up.
+	ivs, _ := chartedIntervals(r.Intervals)
+	for _, iv := range ivs {
 		end = math.Max(end, iv.EndS)
 		for _, m := range iv.Measurements {
 			if m.Failed || !charted(m.Op) {
@@ -472,6 +504,7 @@ func metricsSection(id, title, who string, v any, start time.Time) metricsView {
 	if d.truncated {
 		mv.Notes = append(mv.Notes, fmt.Sprintf("Only the first %d fields are shown.", maxMetricSeries))
 	}
+
 	if len(d.absent) > 0 {
 		mv.Absent = "Not reported by this " + who + ": " + strings.Join(d.absent, ", ") + "."
 	}
@@ -518,6 +551,11 @@ func metricsSection(id, title, who string, v any, start time.Time) metricsView {
 	}
 	if len(mv.Figures) == 0 && mv.Absent == "" && len(mv.Notes) == 0 {
 		mv.Notes = append(mv.Notes, "No "+who+" metric was recorded.")
+	}
+	// Said only where a chart lost the sample: samples without a metric
+	// in them are no chart.
+	if d.cut > 0 && len(mv.Figures) > 0 {
+		mv.Notes = append(mv.Notes, "The last sample, over the run's last "+formatLatency(d.cut*1e6)+", too short for a rate, is left out.")
 	}
 	return mv
 }
