@@ -112,20 +112,39 @@ func clientOptions(cfg Config) (*options.ClientOptions, error) {
 // connectError says why the first ping failed, naming user and mechanism
 // on authentication failures but never the password.
 func connectError(cfg Config, opts *options.ClientOptions, err error) error {
-	where := redact.URL(cfg.URL)
 	msg := redact.Text(err.Error())
 	var cmdErr mongo.CommandError
 	if errors.As(err, &cmdErr) && (cmdErr.Code == 18 || strings.Contains(msg, "Authentication failed")) || strings.Contains(msg, "auth error") {
-		user, mech := "", "default (SCRAM)"
-		if opts.Auth != nil {
-			user = opts.Auth.Username
-			if opts.Auth.AuthMechanism != "" {
-				mech = opts.Auth.AuthMechanism
-			}
-		}
-		return fmt.Errorf("authentication failed at %s for user %q with mechanism %s: %s", where, user, mech, msg)
+		return authError(cfg.URL, opts.Auth, msg)
 	}
-	return fmt.Errorf("no MongoDB server answered at %s within %s: %s", where, cfg.ConnectTimeout, lastServerError(msg))
+	return fmt.Errorf("no MongoDB server answered at %s within %s: %s", redact.URL(cfg.URL), cfg.ConnectTimeout, lastServerError(msg))
+}
+
+// authError names who tried to authenticate and how, since a wrong user,
+// authSource or mechanism is the usual cause and the server's own message
+// says none of them. cred is the URL's credential (nil when it has none);
+// its password is never read. cause must already be redacted.
+func authError(uri string, cred *options.Credential, cause string) error {
+	var user, mech, source string
+	if cred != nil {
+		user, mech, source = cred.Username, cred.AuthMechanism, cred.AuthSource
+	}
+	who := fmt.Sprintf("user %q", user)
+	switch {
+	case user == "" && strings.EqualFold(mech, "MONGODB-X509"):
+		// The server takes the user from the client certificate.
+		who = "the subject of the client certificate (tlsCertificateKeyFile)"
+	case user == "":
+		who = "no user (the URL names none)"
+	}
+	how := "mechanism " + mech
+	if mech == "" {
+		how = "the default mechanism (SCRAM-SHA-256, or SCRAM-SHA-1 when the server offers no other)"
+	}
+	if source != "" {
+		how += ", authSource " + source
+	}
+	return fmt.Errorf("authentication failed at %s for %s with %s: %s", redact.URL(uri), who, how, cause)
 }
 
 // lastServerError keeps what the driver's server-selection error says of

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
@@ -140,6 +141,14 @@ func ApplyDeprecated(uri, writeConcern, readPreference, maxConnections string) (
 // a DNS lookup and belongs to connecting.
 func ValidateURL(uri string) error {
 	if !strings.HasPrefix(uri, "mongodb+srv://") {
+		// The driver's own parser says `invalid host ""` of a bad port,
+		// and lets "[::1" through to fail only when dialled, after the
+		// connect timeout: the hosts are checked here first.
+		for _, h := range rawHosts(uri) {
+			if reason := badHost(h); reason != "" {
+				return fmt.Errorf("mongodb.url %s is invalid: host %q: %s", redact.URL(uri), h, reason)
+			}
+		}
 		if _, err := connstring.ParseAndValidate(uri); err != nil {
 			msg := redact.Text(err.Error())
 			msg = strings.TrimPrefix(msg, "error parsing uri: ")
@@ -165,6 +174,73 @@ func ValidateURL(uri string) error {
 		}
 	}
 	return nil
+}
+
+// rawHosts returns the host list of a mongodb:// URL as written, each
+// host unescaped.
+func rawHosts(uri string) []string {
+	rest, ok := strings.CutPrefix(uri, "mongodb://")
+	if !ok {
+		return nil
+	}
+	if q := strings.IndexByte(rest, '?'); q >= 0 {
+		rest = rest[:q]
+	}
+	// A password may hold '/' unescaped; the last '@' ends it.
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = rest[at+1:]
+	}
+	if slash := strings.IndexByte(rest, '/'); slash >= 0 {
+		rest = rest[:slash]
+	}
+	if rest == "" {
+		return nil // the driver says "must have at least 1 host"
+	}
+	hosts := strings.Split(rest, ",")
+	for i, h := range hosts {
+		if u, err := url.PathUnescape(h); err == nil {
+			hosts[i] = u
+		}
+	}
+	return hosts
+}
+
+// badHost says what is wrong with one host of a connection string, or "".
+func badHost(h string) string {
+	if strings.HasPrefix(h, "/") || strings.HasSuffix(h, ".sock") {
+		return "" // a Unix domain socket
+	}
+	const ipv6 = "an IPv6 address goes in brackets, with the port after them, as [::1]:27017"
+	name, port, hasPort := h, "", false
+	switch {
+	case strings.HasPrefix(h, "["):
+		end := strings.IndexByte(h, ']')
+		if end < 0 {
+			return ipv6
+		}
+		name = h[1:end]
+		if rest := h[end+1:]; rest != "" {
+			if port, hasPort = strings.CutPrefix(rest, ":"); !hasPort {
+				return ipv6
+			}
+		}
+	case strings.Count(h, ":") > 1:
+		return ipv6
+	default:
+		name, port, hasPort = strings.Cut(h, ":")
+	}
+	if name == "" {
+		return "expected a host name or address, as db1 or db1:27017"
+	}
+	if strings.ContainsAny(name, " \t\\") {
+		return "a host name holds no spaces or backslashes"
+	}
+	if hasPort {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Sprintf("the port %q is not a number from 1 to 65535", port)
+		}
+	}
+	return ""
 }
 
 func unwrapPathError(err error) error {
