@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/workload"
@@ -24,10 +25,12 @@ type benchArgs struct {
 	out       string   // --out
 	dataDir   string   // --data-dir
 	help      bool
-	maxErrors int64      // --max-errors
-	drop      bool       // --drop
-	store     storeFlags // --store, --no-store
-	raw       []string   // the arguments as given, for the results file
+	maxErrors int64 // --max-errors
+	// maxErrorRate is --max-error-rate: 0 < F <= 1, or 0 for no limit.
+	maxErrorRate float64
+	drop         bool       // --drop
+	store        storeFlags // --store, --no-store
+	raw          []string   // the arguments as given, for the results file
 }
 
 type kv struct{ key, value string }
@@ -75,6 +78,11 @@ const benchFlagsHelp = `flags:
   --out PATH     write the JSON results file (same as -p exportfile=PATH)
   --data-dir DIR keep the embedded server's data in DIR (default: a temporary directory)
   --max-errors N stop once N operations have failed (default: never; failures are counted)
+  --max-error-rate F
+                 stop once more than the fraction F (0 < F <= 1, e.g. 0.5) of the
+                 operations failed: judged at the end of each whole status interval
+                 over the operations finished since the last verdict, once at least
+                 20 have finished (default: never)
   --warmup 30s   run this long before measuring (warmuptime); warm-up is reported apart
   --drop         load: drop the collection first
   --store PATH   record the run in this results store (default mongobench.db,
@@ -96,7 +104,6 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Var(fileFlag{&a.files}, "P", "")
-	fs.Var(propertyFlag{&a.settings}, "p", "")
 	fs.Var(settingFlag{"threadcount", &a.settings}, "threads", "")
 	fs.Var(settingFlag{"target", &a.settings}, "target", "")
 	fs.Var(settingFlag{"label", &a.settings}, "l", "")
@@ -104,7 +111,22 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 	fs.BoolVar(&a.status, "s", false, "")
 	fs.StringVar(&a.out, "out", "", "")
 	fs.StringVar(&a.dataDir, "data-dir", "", "")
-	fs.Int64Var(&a.maxErrors, "max-errors", 0, "")
+	// The flag package wraps a value's error in `invalid value "x" for
+	// flag -p: `, which repeats ours, and says only "parse error" of a bad
+	// number: these flags' own messages are kept as they are.
+	var valueErr error
+	fs.Func("p", "", func(v string) error {
+		valueErr = propertyFlag{&a.settings}.Set(v)
+		return valueErr
+	})
+	fs.Func("max-errors", "", func(v string) error {
+		a.maxErrors, valueErr = parseMaxErrors(v)
+		return valueErr
+	})
+	fs.Func("max-error-rate", "", func(v string) error {
+		a.maxErrorRate, valueErr = parseMaxErrorRate(v)
+		return valueErr
+	})
 	fs.BoolVar(&a.drop, "drop", false, "")
 	a.store.register(fs)
 	fs.Var(settingFlag{"warmuptime", &a.settings}, "warmup", "")
@@ -115,15 +137,37 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 			a.help = true
 			return a, nil
 		}
+		if valueErr != nil {
+			return nil, valueErr
+		}
 		return nil, flagError(err)
-	}
-	if a.maxErrors < 0 {
-		return nil, fmt.Errorf("--max-errors %d is invalid: expected a whole number >= 0 (0 = never stop on errors)", a.maxErrors)
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q: properties are given as -p name=value, files as -P file", fs.Arg(0))
 	}
+	// Refused here, before anything connects: a run that dropped its
+	// collection would measure an empty one.
+	if a.drop && command != "load" {
+		return nil, fmt.Errorf("--drop goes with load: it drops the collection before loading it again; %s keeps the data it finds", command)
+	}
 	return a, nil
+}
+
+func parseMaxErrors(v string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("--max-errors %q is invalid: expected a whole number >= 0 (0 = never stop on errors)", v)
+	}
+	return n, nil
+}
+
+func parseMaxErrorRate(v string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	// !(f > 0) also refuses NaN.
+	if err != nil || !(f > 0) || f > 1 {
+		return 0, fmt.Errorf("--max-error-rate %q is invalid: expected a fraction of failed operations greater than 0 and at most 1, such as 0.5", v)
+	}
+	return f, nil
 }
 
 // flagError turns the flag package's messages into one line that says
@@ -131,7 +175,7 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 func flagError(err error) error {
 	msg := flagMessage(err)
 	if strings.HasPrefix(msg, "unknown flag ") {
-		msg += ": accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --warmup, --drop, --store, --no-store, -h"
+		msg += ": accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --max-error-rate, --warmup, --drop, --store, --no-store, -h"
 	}
 	return errors.New(msg)
 }

@@ -25,6 +25,21 @@ import (
 // request before they are cancelled.
 const stopGrace = 5 * time.Second
 
+// postPhaseLimit bounds what is asked of the server once the phase is over
+// (sizes, disconnecting): the run may have ended because the server went
+// away or hung, and without a deadline each command would wait out the
+// driver's server selection, holding the summary back by half a minute.
+const postPhaseLimit = 5 * time.Second
+
+// postPhaseContext is ctx without its cancellation (a Ctrl-C must not
+// lose the figures) but with a deadline of postPhaseLimit, or the connect
+// timeout when that is shorter.
+func postPhaseContext(ctx context.Context, connect time.Duration) (context.Context, context.CancelFunc, time.Duration) {
+	d := min(postPhaseLimit, connect)
+	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
+	return c, cancel, d
+}
+
 // benchConfig is everything a load or run needs, resolved and validated.
 type benchConfig struct {
 	args      *benchArgs
@@ -160,18 +175,23 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err != nil {
 		return err
 	}
-	defer client.Close(context.WithoutCancel(ctx))
+	defer func() {
+		c, cancel, _ := postPhaseContext(ctx, cfg.connect)
+		defer cancel()
+		_ = client.Close(c)
+	}()
 	monitor, err := mongo.OpenMonitor(mongo.Config{URL: url, ConnectTimeout: cfg.connect})
 	if err != nil {
 		return err
 	}
-	defer monitor.Disconnect(context.WithoutCancel(ctx))
+	defer func() {
+		c, cancel, _ := postPhaseContext(ctx, cfg.connect)
+		defer cancel()
+		_ = monitor.Disconnect(c)
+	}()
 	localServer := server != nil || isLocalURL(url)
 
-	if cfg.args.drop {
-		if command != "load" {
-			return badInputf("--drop goes with load: it drops %s before loading it again", spec.Table)
-		}
+	if cfg.args.drop { // load only: parseBenchArgs refuses it with run
 		if err := client.Drop(ctx, spec.Table); err != nil {
 			return fmt.Errorf("cannot drop %s.%s: %w", dbName, spec.Table, err)
 		}
@@ -224,7 +244,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	ph := phaseConfig{
 		command: command, core: core, spec: spec, client: client, seed: seed,
 		batchSize: cfg.batchSize, status: cfg.args.status, interrupt: interrupt,
-		maxErrors: cfg.args.maxErrors, monitor: monitor, localHost: localServer,
+		maxErrors: cfg.args.maxErrors, maxErrorRate: cfg.args.maxErrorRate, monitor: monitor, localHost: localServer,
 	}
 	if command == "load" {
 		ph.operations = spec.InsertCount
@@ -247,7 +267,18 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err != nil {
 		return err
 	}
-	sizesAfter, sizesAfterErr := metrics.Sizes(context.WithoutCancel(ctx), monitor, dbName, spec.Table)
+	postCtx, cancelPost, postLimit := postPhaseContext(ctx, cfg.connect)
+	sizesAfter, _ := metrics.Sizes(postCtx, monitor, dbName, spec.Table)
+	if postCtx.Err() != nil {
+		// Say that the server did not answer in time rather than leave
+		// the driver's "context deadline exceeded" to explain it.
+		for _, e := range []*string{&sizesAfter.DBError, &sizesAfter.CollectionError} {
+			if *e != "" {
+				*e = fmt.Sprintf("no answer within %s after the phase (%s)", postLimit, *e)
+			}
+		}
+	}
+	cancelPost()
 	obsv := observation{topology: &topology, warmup: warm}
 	if out.usage != nil {
 		obsv.client = &clientReport{usage: *out.usage, operations: out.summary.Operations, sharesProcess: server != nil || servedInProcess(url)}
@@ -255,9 +286,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if sizesBeforeErr == nil {
 		obsv.sizesBefore = &sizesBefore
 	}
-	if sizesAfterErr == nil {
-		obsv.sizesAfter = &sizesAfter
-	}
+	// Sizes that could not be read are kept with the reason: the summary
+	// and results file say "not available" and why.
+	obsv.sizesAfter = &sizesAfter
 	if server != nil {
 		if err := server.EnsureIDIndexes(ctx); err != nil {
 			fmt.Fprintf(env.Stderr, "mongobench: warning: embedded server: %v\n", err)
@@ -267,6 +298,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	opts := export.TextOptions{Percentiles: spec.Percentiles, Service: spec.MeasureService, Intended: spec.MeasureIntended}
 	if err := export.WriteText(env.Stdout, out.summary, opts); err != nil {
 		return err
+	}
+	if out.errorStop != nil {
+		fmt.Fprintf(env.Stdout, "[ERRORS], StoppedBy, %s %s\n", out.errorStop.Flag, strconv.FormatFloat(out.errorStop.Limit, 'f', -1, 64))
 	}
 	if out.obs != nil {
 		for _, l := range metrics.SummaryLines(out.obs.first, out.obs.last, obsv.sizesAfter, obsv.topology) {
@@ -291,6 +325,12 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		if err != nil {
 			return err
 		}
+		if out.errorStop != nil {
+			if res.Extra == nil {
+				res.Extra = map[string]any{}
+			}
+			res.Extra["stopped_by_errors"] = out.errorStop
+		}
 		if spec.ExportFile != "" {
 			if err := writeResultsFile(spec.ExportFile, res); err != nil {
 				return err
@@ -313,8 +353,11 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintf(env.Stderr, "mongobench: %d inserts failed on duplicate keys: %s.%s already holds these records; load again with -p mongodb.upsert=true, or drop the collection first (--drop)\n",
 			out.result.DuplicateKeys, dbName, spec.Table)
 	}
-	if out.result.ErrorLimit {
-		return fmt.Errorf("stopped after %d failed operations (--max-errors %d); the summary and results cover what ran", out.result.Failures, cfg.args.maxErrors)
+	if es := out.errorStop; es != nil {
+		if es.Flag == "--max-errors" {
+			return fmt.Errorf("stopped after %d failed operations (--max-errors %d); the summary and results cover what ran", es.Failed, cfg.args.maxErrors)
+		}
+		return fmt.Errorf("stopped early: %s; the summary and results cover what ran", es.Reason)
 	}
 	if failed := failedOperations(out.summary); failed > 0 && failed == out.summary.Operations {
 		return fmt.Errorf("every one of the %d operations failed (see Return= lines)", failed)

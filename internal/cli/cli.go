@@ -102,13 +102,8 @@ func RunProcess(args []string) int {
 		Stderr:           os.Stderr,
 		Getenv:           os.Getenv,
 		Interrupt:        interrupt,
-		StderrIsTerminal: isTerminal(os.Stderr),
+		StderrIsTerminal: isTerminalFile(os.Stderr),
 	})
-}
-
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // Main runs mongobench with args (without the program name) and returns the

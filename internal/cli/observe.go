@@ -19,6 +19,10 @@ type observer struct {
 	clock    measure.Clock
 	interval time.Duration
 
+	// onMetrics, when not nil, gets each interval's metrics as they are
+	// derived: index k is interval k of the latencies.
+	onMetrics func(index int, m metrics.IntervalMetrics)
+
 	mu     sync.Mutex
 	first  metrics.Snapshot
 	last   metrics.Snapshot
@@ -28,13 +32,15 @@ type observer struct {
 	done  chan struct{}
 }
 
-func startObserver(ctx context.Context, client *driver.Client, clock measure.Clock, interval time.Duration, serverIsLocal bool) *observer {
+func startObserver(ctx context.Context, client *driver.Client, clock measure.Clock, interval time.Duration, serverIsLocal bool,
+	onMetrics func(index int, m metrics.IntervalMetrics)) *observer {
 	o := &observer{
-		sampler:  metrics.NewSampler(metrics.SamplerOptions{Client: client, ServerIsLocal: serverIsLocal, Interval: interval}),
-		clock:    clock,
-		interval: interval,
-		stopc:    make(chan struct{}),
-		done:     make(chan struct{}),
+		sampler:   metrics.NewSampler(metrics.SamplerOptions{Client: client, ServerIsLocal: serverIsLocal, Interval: interval}),
+		clock:     clock,
+		interval:  interval,
+		onMetrics: onMetrics,
+		stopc:     make(chan struct{}),
+		done:      make(chan struct{}),
 	}
 	o.first = o.sampler.Sample(ctx, time.Now())
 	o.last = o.first
@@ -63,9 +69,15 @@ func (o *observer) run(ctx context.Context) {
 func (o *observer) take(ctx context.Context) {
 	s := o.sampler.Sample(ctx, time.Now())
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.series = append(o.series, metrics.Delta(o.last, s))
+	m := metrics.Delta(o.last, s)
+	o.series = append(o.series, m)
 	o.last = s
+	index := len(o.series) - 1
+	o.mu.Unlock()
+	// Outside the lock: the callback writes to disk.
+	if o.onMetrics != nil {
+		o.onMetrics(index, m)
+	}
 }
 
 // stop takes the closing sample, which covers the last, short interval.

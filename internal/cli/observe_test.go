@@ -2,10 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/metrics"
 )
 
@@ -62,6 +65,34 @@ func TestMetricsTimeSeries(t *testing.T) {
 	}
 	if _, ok := res.Extra["topology"]; !ok {
 		t.Error("no topology in the results")
+	}
+
+	// The journal, read back as report and compare read a killed run's,
+	// has the same metrics on every interval as the results file, and the
+	// same time series for the report's charts.
+	f, err := os.Open(out + export.JournalSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	jres, err := export.ReadJournal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jres.Intervals) != len(res.Intervals) {
+		t.Fatalf("journal: %d intervals, results file %d", len(jres.Intervals), len(res.Intervals))
+	}
+	for i, iv := range jres.Intervals {
+		if iv.Metrics == nil || !reflect.DeepEqual(iv.Metrics, res.Intervals[i].Metrics) {
+			t.Errorf("interval %d: journal metrics %v, results file %v", iv.Index, iv.Metrics, res.Intervals[i].Metrics)
+		}
+	}
+	for _, key := range []string{"server_metrics", "host_metrics"} {
+		got, _ := jres.Extra[key].([]any)
+		want, _ := res.Extra[key].([]any)
+		if len(got) == 0 || len(got) != len(want) {
+			t.Errorf("%s: %d samples in the journal, %d in the results file", key, len(got), len(want))
+		}
 	}
 }
 

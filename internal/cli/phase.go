@@ -11,6 +11,7 @@ import (
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/selfmon"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -28,10 +29,12 @@ type phaseConfig struct {
 	quiet      bool // a preparatory phase: no status lines
 	interrupt  *interruptWatch
 	maxErrors  int64
-	monitor    *driver.Client // samples server metrics; nil for none
-	localHost  bool           // the server runs on this machine
-	journal    string         // path of the interval journal; "" for none
-	meta       export.Meta    // what the journal's header says of the run
+	// maxErrorRate is --max-error-rate; 0 for none.
+	maxErrorRate float64
+	monitor      *driver.Client // samples server metrics; nil for none
+	localHost    bool           // the server runs on this machine
+	journal      string         // path of the interval journal; "" for none
+	meta         export.Meta    // what the journal's header says of the run
 }
 
 type phaseOutput struct {
@@ -44,6 +47,9 @@ type phaseOutput struct {
 	// usage is the client process's CPU and memory over the phase; nil
 	// for a preparatory phase.
 	usage *selfmon.Usage
+	// errorStop says why the phase ended on failures (--max-errors,
+	// --max-error-rate); nil when it did not.
+	errorStop *errorStop
 }
 
 // runPhase runs one load or run phase with its collector and status lines.
@@ -61,9 +67,21 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 	var (
 		journal  *export.Journal
 		hdrLogs  *export.HdrLogs
+		sinkMu   sync.Mutex
 		sinkErr  error
 		statusMu sync.Mutex
 	)
+	// sinkFailed reports a failing output once; the run goes on, since
+	// what it measures still reaches the summary and results file. The
+	// observer's goroutine calls it too, for the journal's metrics lines.
+	sinkFailed := func(err error) {
+		sinkMu.Lock()
+		defer sinkMu.Unlock()
+		if err != nil && sinkErr == nil {
+			sinkErr = err
+			fmt.Fprintf(env.Stderr, "mongobench: warning: %v\n", err)
+		}
+	}
 	if pc.journal != "" {
 		j, err := export.CreateJournal(pc.journal, pc.meta, clock)
 		if err != nil {
@@ -74,14 +92,6 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 	if spec.HdrFileOutput && !pc.quiet {
 		hdrLogs = export.NewHdrLogs(spec.HdrOutputPath, clock.StartTime())
 	}
-	// sinkFailed reports a failing output once; the run goes on, since
-	// what it measures still reaches the summary and results file.
-	sinkFailed := func(err error) {
-		if err != nil && sinkErr == nil {
-			sinkErr = err
-			fmt.Fprintf(env.Stderr, "mongobench: warning: %v\n", err)
-		}
-	}
 	var display *progressDisplay
 	if env.StderrIsTerminal && !pc.quiet {
 		what := "run:"
@@ -90,7 +100,12 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		}
 		display = startProgress(env.Stderr, what, pc.operations, spec.MaxExecutionTime, progress, clock)
 	}
+	var rateRule *errorRateRule
+	if pc.maxErrorRate > 0 {
+		rateRule = newErrorRateRule(pc.maxErrorRate, spec.StatusInterval)
+	}
 	onInterval := func(iv *measure.Interval) {
+		rateRule.observe(iv)
 		if display != nil {
 			display.interval(iv)
 		}
@@ -119,7 +134,13 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 	}
 	out := &phaseOutput{start: clock.StartTime()}
 	if !pc.quiet {
-		out.obs = startObserver(ctx, pc.monitor, clock, spec.StatusInterval, pc.localHost)
+		// The journal gets each interval's metrics as soon as they are
+		// sampled, so that a killed run keeps them.
+		var onMetrics func(int, metrics.IntervalMetrics)
+		if journal != nil {
+			onMetrics = func(i int, m metrics.IntervalMetrics) { sinkFailed(journal.Metrics(i, m)) }
+		}
+		out.obs = startObserver(ctx, pc.monitor, clock, spec.StatusInterval, pc.localHost, onMetrics)
 	}
 	var probe *selfmon.Probe
 	if !pc.quiet {
@@ -141,6 +162,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		Clock:        clock,
 		Stop:         pc.interrupt.stopped(),
 		Grace:        stopGrace,
+		ErrorStop:    rateRule.stop(),
 	}, progress)
 	out.summary = collector.Stop()
 	if probe != nil {
@@ -154,9 +176,19 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		out.obs.stop(context.WithoutCancel(ctx))
 	}
 	out.result = res
+	if res.ErrorLimit {
+		out.errorStop = rateRule.verdict()
+		if out.errorStop == nil {
+			out.errorStop = &errorStop{
+				Flag: "--max-errors", Limit: float64(pc.maxErrors), Failed: res.Failures,
+				Reason: fmt.Sprintf("%d operations failed, and --max-errors %d stops the run at %d", res.Failures, pc.maxErrors, pc.maxErrors),
+			}
+		}
+	}
 	out.end = time.Now()
 	out.partial = res.Stopped
 	if journal != nil {
+		// After the observer's closing sample, whose metrics it holds.
 		sinkFailed(journal.Close(out.partial))
 	}
 	if hdrLogs != nil {

@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/store"
@@ -140,7 +143,133 @@ func TestKilled(t *testing.T) {
 	if !res.Partial || res.Operations == 0 || len(res.Intervals) < 1 {
 		t.Errorf("journal: partial=%v operations=%d intervals=%d", res.Partial, res.Operations, len(res.Intervals))
 	}
-	if _, err := os.Stat(filepath.Join(dir, "killed-READ.hdr")); err != nil {
-		t.Errorf("no HdrHistogram interval log after kill -9: %v", err)
+	// The HdrHistogram log, read back with HdrHistogram's own reader,
+	// holds the intervals written before the kill: the journal's, but for
+	// the last one when the kill fell between the two writes. Intervals
+	// without a read have no histogram in the log.
+	var journalCounts []int64
+	for _, iv := range res.Intervals {
+		for _, m := range iv.Measurements {
+			if m.Name == "READ" && m.Service != nil && m.Service.Count > 0 {
+				journalCounts = append(journalCounts, m.Service.Count)
+			}
+		}
+	}
+	hlog, err := os.Open(filepath.Join(dir, "killed-READ.hdr"))
+	if err != nil {
+		t.Fatalf("no HdrHistogram interval log after kill -9: %v", err)
+	}
+	defer hlog.Close()
+	reader := hdrhistogram.NewHistogramLogReader(hlog)
+	var logCounts []int64
+	for {
+		h, err := reader.NextIntervalHistogram()
+		if err != nil {
+			t.Fatalf("HdrHistogram log, interval %d: %v", len(logCounts), err)
+		}
+		if h == nil {
+			break
+		}
+		logCounts = append(logCounts, h.TotalCount())
+	}
+	if len(logCounts) == 0 || len(journalCounts) < len(logCounts) || len(journalCounts) > len(logCounts)+1 ||
+		!slices.Equal(logCounts, journalCounts[:len(logCounts)]) {
+		t.Errorf("READ per interval: HdrHistogram log %v, journal %v", logCounts, journalCounts)
+	}
+	var sum int64
+	for _, n := range journalCounts {
+		sum += n
+	}
+	if sum != res.Operations {
+		t.Errorf("the journal's intervals hold %d reads, its total %d operations", sum, res.Operations)
+	}
+
+	// report and compare read the journal of the killed run.
+	journal := out + export.JournalSuffix
+	if r := mongobench(t, "report", journal, "-o", filepath.Join(dir, "killed.html")); r.code != 0 {
+		t.Errorf("report of the journal: exit %d: %s", r.code, r.stderr)
+	}
+	if r := mongobench(t, "compare", journal, journal); r.code != 0 || !strings.Contains(r.stdout, "READ") {
+		t.Errorf("compare of the journal: exit %d: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+}
+
+// TestTerminate sends SIGTERM to a running benchmark: it stops as on
+// Ctrl-C, writes its results marked partial, and exits 143.
+func TestTerminate(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100"); r.code != 0 {
+		t.Fatalf("load: %s", r.stderr)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "terminated.json")
+	cmd, stdout, stderr := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url,
+		"-p", "recordcount=100", "-p", "operationcount=0", "-p", "maxexecutiontime=120", "-p", "status.interval=1", "--out", out, "--no-store")
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitCode(cmd.Wait()); code != ExitSIGTERM {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitSIGTERM, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("no results file after SIGTERM: %v", err)
+	}
+	if !bytes.Contains(data, []byte(`"partial": true`)) {
+		t.Errorf("the results file is not marked \"partial\": true")
+	}
+	if res := readResults(t, out); res.Operations == 0 || res.Operations != parseSummary(t, stdout.String()).int(t, "READ", "Operations") {
+		t.Errorf("results hold %d operations; summary:\n%s", res.Operations, stdout.String())
+	}
+}
+
+// TestSecondInterrupt sends a second SIGINT while the first is waiting for
+// operations stuck on a stalled server: the process exits at once, with
+// 130, without waiting for them, so without a summary or results file.
+func TestSecondInterrupt(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100"); r.code != 0 {
+		t.Fatalf("load: %s", r.stderr)
+	}
+	p := newStallProxy(t, hostPort(t, testServer.URI()))
+	proxied := "mongodb://" + p.ln.Addr().String() + url[len(testServer.URI())-1:]
+	out := filepath.Join(t.TempDir(), "twice.json")
+	// optimeout=60: operations stuck on the stall outlast the 5 s the
+	// first signal grants them.
+	cmd, stdout, stderr := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+proxied,
+		"-p", "recordcount=100", "-p", "operationcount=0", "-p", "maxexecutiontime=120", "-p", "status.interval=1", "-p", "optimeout=60",
+		"-threads", "2", "--out", out, "--no-store")
+	p.stalled.Store(true)
+	time.Sleep(500 * time.Millisecond) // the workers are stuck
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	second := time.Now()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-waited:
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("no exit within 60 s of the second SIGINT; stderr: %s", stderr.String())
+	}
+	t.Logf("exited %v after the second SIGINT", time.Since(second))
+	if code := exitCode(err); code != ExitSIGINT {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitSIGINT, stderr.String())
+	}
+	// The first signal's way out ends with the summary and the results
+	// file, after the in-flight operations' 5 s: neither may be there.
+	if strings.Contains(stdout.String(), "[OVERALL]") {
+		t.Errorf("a summary was printed: the second SIGINT waited for the first's way out:\n%s", stdout.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the results file was written: the second SIGINT waited for the first's way out")
 	}
 }

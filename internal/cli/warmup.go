@@ -34,6 +34,7 @@ func runWarmup(ctx context.Context, env Env, pc phaseConfig) (*warmup, error) {
 	wpc.quiet = true
 	wpc.journal = ""
 	wpc.maxErrors = 0
+	wpc.maxErrorRate = 0
 	out, err := runPhase(ctx, env, wpc)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -21,11 +22,20 @@ const JournalSuffix = ".intervals.jsonl"
 
 // A journal is the run written as it goes, one JSON object per line and
 // flushed at every interval: a header, one line per interval with that
-// interval's whole histograms and status counts, and an end line. When a
-// run dies (kill -9, power off the client) the journal still holds every
+// interval's whole histograms and status counts, one line per interval with
+// the server and host metrics sampled over it, and an end line. When a run
+// dies (kill -9, power off the client) the journal still holds every
 // finished interval, and ReadJournal rebuilds results from it, marked
 // partial, for report and compare.
+//
+// An interval's metrics have their own line because they come later than
+// its latencies: both are taken at the same boundary of the run's clock,
+// but the collector closes the interval at once while the sample waits on
+// serverStatus. Holding the latency line back for them would leave it
+// unwritten, for that while, when the run is killed. A Journal's methods
+// are safe for concurrent use.
 type Journal struct {
+	mu    sync.Mutex
 	f     *os.File
 	w     *bufio.Writer
 	enc   *json.Encoder
@@ -33,7 +43,7 @@ type Journal struct {
 }
 
 type journalLine struct {
-	Type string `json:"type"` // header | interval | end
+	Type string `json:"type"` // header | interval | metrics | end
 
 	// header
 	FormatVersion int               `json:"format_version,omitempty"`
@@ -45,6 +55,7 @@ type journalLine struct {
 	Start         *time.Time        `json:"start,omitempty"`
 
 	// interval: offsets in ns on the run's clock, whose zero is Start.
+	// metrics: Index and Metrics.
 	Index        int                         `json:"index,omitempty"`
 	StartNs      int64                       `json:"start_ns,omitempty"`
 	EndNs        int64                       `json:"end_ns,omitempty"`
@@ -52,6 +63,9 @@ type journalLine struct {
 	Measurements []MeasurementResult         `json:"measurements,omitempty"`
 	Status       map[string]map[string]int64 `json:"status,omitempty"`
 	Extra        map[string]any              `json:"extra,omitempty"`
+	// Metrics is what the server and the hosts did in interval Index, in
+	// the form of a results file's interval metrics.
+	Metrics json.RawMessage `json:"metrics,omitempty"`
 
 	// end
 	Partial bool `json:"partial,omitempty"`
@@ -76,6 +90,8 @@ func CreateJournal(path string, meta Meta, clock measure.Clock) (*Journal, error
 }
 
 func (j *Journal) write(l journalLine) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	if err := j.enc.Encode(l); err != nil {
 		return fmt.Errorf("write %s: %w", j.f.Name(), err)
 	}
@@ -104,9 +120,21 @@ func (j *Journal) Interval(iv *measure.Interval, extra map[string]any) error {
 	return j.write(l)
 }
 
+// Metrics appends the server and host metrics sampled over interval
+// index, before or after that interval's own line.
+func (j *Journal) Metrics(index int, metrics any) error {
+	raw, err := json.Marshal(metrics)
+	if err != nil {
+		return fmt.Errorf("journal metrics of interval %d: %w", index, err)
+	}
+	return j.write(journalLine{Type: "metrics", Index: index, Metrics: raw})
+}
+
 // Close writes the end line and closes the file.
 func (j *Journal) Close(partial bool) error {
 	err := j.write(journalLine{Type: "end", Partial: partial})
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	if e := j.f.Close(); e != nil && err == nil {
 		err = e
 	}
@@ -131,9 +159,11 @@ func statusMap(counts *[db.NumOps][db.NumStatuses]int64) map[string]map[string]i
 }
 
 // ReadJournal rebuilds a run's results from its journal: histograms are
-// the exact sums of the intervals' histograms. A journal without its end
-// line (the run was killed) gives results marked partial that end with the
-// last interval written.
+// the exact sums of the intervals' histograms, and the server and host
+// metrics come back as a results file holds them, on their intervals and as
+// the extra section's time series. A journal without its end line (the run
+// was killed) gives results marked partial that end with the last interval
+// written.
 func ReadJournal(r io.Reader) (*Results, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 256<<20)
@@ -146,6 +176,8 @@ func ReadJournal(r io.Reader) (*Results, error) {
 		order   []string
 		lineNo  int
 		firstNs int64 = -1
+		// metrics holds the intervals' metrics by index.
+		metrics = map[int]any{}
 	)
 	for sc.Scan() {
 		lineNo++
@@ -213,6 +245,12 @@ func ReadJournal(r io.Reader) (*Results, error) {
 			sum.Operations += l.Operations
 			sum.EndNs = l.EndNs
 			sum.Intervals = append(sum.Intervals, stats)
+		case "metrics":
+			var m any
+			if err := json.Unmarshal(l.Metrics, &m); err != nil {
+				return nil, fmt.Errorf("journal line %d: metrics: %w", lineNo, err)
+			}
+			metrics[l.Index] = m
 		case "end":
 			ended, partial = true, l.Partial
 		}
@@ -240,7 +278,78 @@ func ReadJournal(r io.Reader) (*Results, error) {
 	if header.Tool != nil {
 		meta.Tool = *header.Tool
 	}
-	return NewResults(sum, meta)
+	meta.Extra = metricsSeries(metrics, sum.Intervals, *header.Start)
+	res, err := NewResults(sum, meta)
+	if err != nil {
+		return nil, err
+	}
+	for i := range res.Intervals {
+		if m, ok := metrics[res.Intervals[i].Index]; ok {
+			res.Intervals[i].Metrics = m
+		}
+	}
+	return res, nil
+}
+
+// The keys under which a results file's extra section holds the server and
+// host metrics as time series (written by the cli package, read by report).
+const (
+	extraServerMetrics = "server_metrics"
+	extraHostMetrics   = "host_metrics"
+)
+
+// metricsSeries rebuilds the extra section's server and host time series
+// from the intervals' metrics, as the run writes them into the results
+// file: in interval order, each sample {"t": seconds from the run's start
+// to the sample, "server" or "host": …}. The sample's own end time places
+// it; failing that, the end of its latency interval. It returns nil when
+// the journal has no metrics.
+func metricsSeries(metrics map[int]any, intervals []measure.IntervalStats, start time.Time) map[string]any {
+	endNs := make(map[int]int64, len(intervals))
+	for _, iv := range intervals {
+		endNs[iv.Index] = iv.EndNs
+	}
+	indexes := make([]int, 0, len(metrics))
+	for i := range metrics {
+		indexes = append(indexes, i)
+	}
+	slices.Sort(indexes)
+	var server, host []any
+	for _, i := range indexes {
+		obj, ok := metrics[i].(map[string]any)
+		if !ok {
+			continue
+		}
+		t, placed := 0.0, false
+		if s, ok := obj["end"].(string); ok {
+			if end, err := time.Parse(time.RFC3339Nano, s); err == nil {
+				t, placed = end.Sub(start).Seconds(), true
+			}
+		}
+		if ns, ok := endNs[i]; ok && !placed {
+			t, placed = float64(ns)/1e9, true
+		}
+		if !placed {
+			continue
+		}
+		if v := obj["server"]; v != nil {
+			server = append(server, map[string]any{"t": t, "server": v})
+		}
+		if v := obj["host"]; v != nil {
+			host = append(host, map[string]any{"t": t, "host": v})
+		}
+	}
+	if server == nil && host == nil {
+		return nil
+	}
+	extra := map[string]any{}
+	if server != nil {
+		extra[extraServerMetrics] = server
+	}
+	if host != nil {
+		extra[extraHostMetrics] = host
+	}
+	return extra
 }
 
 func addJournalHistogram(acc **hdrhistogram.Histogram, lr *LatencyResult) (*measure.LatencySummary, error) {

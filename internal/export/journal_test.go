@@ -2,9 +2,11 @@ package export
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
 )
 
 // recordRun drives a real collector for a few short intervals and hands
@@ -178,4 +181,137 @@ func TestHdrLogsReadBack(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestJournalMetricsRoundTrip writes a journal with the server and host
+// metrics of its intervals, one of them without, and reads it back: the
+// metrics come back on their intervals as a results file holds them, and as
+// the extra section's time series; a killed run keeps those it had written.
+func TestJournalMetricsRoundTrip(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "run.json"+JournalSuffix)
+	clock := measure.NewClock()
+	meta := Meta{Tool: Tool{Name: "mongobench", Version: "test"}, Phase: PhaseRun}
+	j, err := CreateJournal(path, meta, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := clock.StartTime()
+	// metricsFor is what the observer would have sampled over interval i:
+	// the same type the results file's intervals hold.
+	metricsFor := func(i int) *metrics.IntervalMetrics {
+		end := start.Add(time.Duration(i+1)*time.Second + 7*time.Millisecond)
+		return &metrics.IntervalMetrics{
+			Start: end.Add(-time.Second), End: end, ElapsedSec: 1,
+			Server: &metrics.ServerInterval{
+				Opcounters: metrics.OpRates{Query: metrics.Known(float64(100 * (i + 1)))},
+				Cache:      &metrics.CacheInterval{HitRatio: metrics.Known(0.5)},
+			},
+			Host: &metrics.HostInterval{DescribesServer: true, CPU: &metrics.CPUInterval{NumCPU: 2, UserPct: metrics.Known(12.5)}},
+		}
+	}
+	// Interval 1 gets no metrics, as when the run is killed between its
+	// line and theirs; interval 3's come before its own line, as when the
+	// sample is quicker than the collector.
+	written := map[int]*metrics.IntervalMetrics{}
+	var werr error
+	sum := recordRun(t, func(iv *measure.Interval) {
+		check := func(err error) {
+			if err != nil && werr == nil {
+				werr = err
+			}
+		}
+		check(j.Interval(iv, nil))
+		for _, i := range map[int][]int{0: {0}, 2: {2, 3}}[iv.Index] {
+			written[i] = metricsFor(i)
+			check(j.Metrics(i, written[i]))
+		}
+	}, clock)
+	if werr != nil {
+		t.Fatal(werr)
+	}
+	if err := j.Close(false); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Intervals) < 4 {
+		t.Fatalf("%d intervals: the test needs 4", len(sum.Intervals))
+	}
+
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadJournal(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A results file read back holds its metrics as decoded JSON: the
+	// journal's must be the same.
+	asRead := func(v any) any {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out any
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if len(got.Intervals) != len(sum.Intervals) {
+		t.Fatalf("%d intervals read back, %d written", len(got.Intervals), len(sum.Intervals))
+	}
+	for _, iv := range got.Intervals {
+		w, ok := written[iv.Index]
+		switch {
+		case !ok && iv.Metrics != nil:
+			t.Errorf("interval %d: metrics %v, none written", iv.Index, iv.Metrics)
+		case ok && !reflect.DeepEqual(iv.Metrics, asRead(w)):
+			t.Errorf("interval %d metrics:\n got %v\nwant %v", iv.Index, iv.Metrics, asRead(w))
+		}
+	}
+	// The restored metrics decode into the sampler's type again.
+	var back metrics.IntervalMetrics
+	if err := json.Unmarshal(mustJSON(t, got.Intervals[0].Metrics), &back); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := back.Server.Opcounters.Query.Get(); !ok || v != 100 || !back.Host.DescribesServer {
+		t.Errorf("interval 0 metrics decode to %+v", back)
+	}
+
+	// The time series are those of the written metrics, in interval order,
+	// each at its sample's end: 1.007 s after the start for interval 0.
+	server, _ := got.Extra[extraServerMetrics].([]any)
+	host, _ := got.Extra[extraHostMetrics].([]any)
+	if len(server) != len(written) || len(host) != len(written) {
+		t.Fatalf("extra: %d server and %d host samples, want %d", len(server), len(host), len(written))
+	}
+	first, _ := server[0].(map[string]any)
+	if tt, _ := first["t"].(float64); tt < 1.0069 || tt > 1.0071 || !reflect.DeepEqual(first["server"], asRead(written[0].Server)) {
+		t.Errorf("first server sample = %v", first)
+	}
+
+	// A killed run: the end line and half of the last interval line are
+	// missing; the metrics written before stay.
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	torn := strings.Join(lines[:len(lines)-2], "") + lines[len(lines)-2][:len(lines[len(lines)-2])/2]
+	part, err := ReadJournal(strings.NewReader(torn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !part.Partial || len(part.Intervals) != len(got.Intervals)-1 {
+		t.Fatalf("killed run: partial %v, %d intervals of %d", part.Partial, len(part.Intervals), len(got.Intervals))
+	}
+	if !reflect.DeepEqual(part.Intervals[0].Metrics, asRead(written[0])) {
+		t.Errorf("killed run lost interval 0's metrics: %v", part.Intervals[0].Metrics)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -73,11 +73,13 @@ type Collector struct {
 
 type tally struct {
 	ops    int64
+	failed int64
 	status [db.NumOps][db.NumStatuses]int64
 }
 
 func (t *tally) add(o *tally) {
 	t.ops += o.ops
+	t.failed += o.failed
 	for op := range t.status {
 		for st := range t.status[op] {
 			t.status[op][st] += o.status[op][st]
@@ -251,6 +253,7 @@ func (c *Collector) add(s *sample) {
 	if s.flags&flagPart == 0 && CountsAsOperation(op) {
 		c.cur.ops++
 		if isFailure(st) {
+			c.cur.failed++
 			if c.errSlots == nil {
 				c.errSlots = map[int64]int64{}
 			}
@@ -293,6 +296,7 @@ func (c *Collector) closeInterval(end int64) {
 		StartNs:    c.ivStart,
 		EndNs:      end,
 		Operations: c.cur.ops,
+		Failed:     c.cur.failed,
 		Status:     c.cur.status,
 	}
 	st := IntervalStats{Index: iv.Index, StartNs: iv.StartNs, EndNs: end, Operations: iv.Operations}

@@ -42,6 +42,10 @@ type Interval struct {
 	StartNs, EndNs int64
 	// Operations counts the operations that ended in this interval.
 	Operations int64
+	// Failed counts those of them that failed (not OK, not NOT_FOUND);
+	// parts of a composite operation are left out, as in Operations, so
+	// Failed/Operations is the interval's error rate.
+	Failed int64
 	// Measurements holds those with samples in this interval, ordered by Op,
 	// then successes before failures.
 	Measurements []Measurement

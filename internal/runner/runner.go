@@ -40,6 +40,10 @@ type Config struct {
 	// operation, and operations still running after Grace are cancelled.
 	Stop  <-chan struct{}
 	Grace time.Duration
+	// ErrorStop, when closed, ends the phase as reaching MaxErrors does
+	// (Result.ErrorLimit): the caller's own rule on failures, such as an
+	// error rate judged per status interval, which only it can see.
+	ErrorStop <-chan struct{}
 }
 
 // Result is what the runner itself knows about the phase; latencies and
@@ -52,7 +56,7 @@ type Result struct {
 	Stopped        bool  // ended by Stop rather than by its own limits
 	TimedOut       bool  // ended by MaxTime
 	Failures       int64 // operations that failed (not OK, not NOT_FOUND)
-	ErrorLimit     bool  // ended because MaxErrors operations failed
+	ErrorLimit     bool  // ended because MaxErrors operations failed, or by ErrorStop
 	DuplicateKeys  int64 // failures that were duplicate keys
 }
 
@@ -95,6 +99,15 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 	var stopOnce sync.Once
 	stopWorkers := func() { stopOnce.Do(func() { close(stopping) }) }
 	failures := &failureLimit{max: cfg.MaxErrors, stop: stopWorkers}
+	if cfg.ErrorStop != nil {
+		go func() {
+			select {
+			case <-cfg.ErrorStop:
+				failures.trip()
+			case <-runCtx.Done():
+			}
+		}()
+	}
 	var stopped atomic.Bool
 	if cfg.Stop != nil {
 		go func() {

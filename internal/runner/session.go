@@ -26,7 +26,8 @@ type session struct {
 	failures  *failureLimit
 }
 
-// failureLimit stops the phase once MaxErrors operations have failed.
+// failureLimit stops the phase once MaxErrors operations have failed, or
+// when the caller's ErrorStop says so.
 type failureLimit struct {
 	max        int64
 	count      atomic.Int64
@@ -48,7 +49,15 @@ func (f *failureLimit) note(st db.Status) {
 	if st.IsOK() || st == db.NotFound {
 		return
 	}
-	if n := f.count.Add(1); f.max > 0 && n >= f.max && !f.reached.Swap(true) {
+	if n := f.count.Add(1); f.max > 0 && n >= f.max {
+		f.trip()
+	}
+}
+
+// trip ends the phase on failures, once: the workers start no new
+// operation and those in flight finish and are counted.
+func (f *failureLimit) trip() {
+	if !f.reached.Swap(true) {
 		f.stop()
 	}
 }

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/measure"
+)
+
+// minRateOperations is how many finished operations --max-error-rate
+// needs before it judges: below it, two failures out of three at the start
+// of a run, or in the odd interval of a slow run, would end a benchmark on
+// noise.
+const minRateOperations = 20
+
+// errorStop says why a phase ended on failures; the results file carries
+// it as "stopped_by_errors".
+type errorStop struct {
+	Flag   string  `json:"flag"` // --max-errors or --max-error-rate
+	Limit  float64 `json:"limit"`
+	Failed int64   `json:"failed_operations"`
+	// The window --max-error-rate judged: operations finished in it, and
+	// its bounds in seconds from the phase's start.
+	Finished     int64   `json:"finished_operations,omitempty"`
+	WindowStartS float64 `json:"window_start_s,omitempty"`
+	WindowEndS   float64 `json:"window_end_s,omitempty"`
+	Reason       string  `json:"reason"`
+}
+
+// errorRateRule is --max-error-rate. At the end of each whole status
+// interval it adds that interval's finished and failed operations to a
+// window; once the window holds at least minRateOperations it judges the
+// window's share of failures against max and starts a new window. A run at
+// a few operations per interval is thus judged over several intervals
+// rather than never, and every verdict covers at least one whole interval.
+type errorRateRule struct {
+	max      float64
+	interval time.Duration
+	trip     chan struct{} // closed when the rule trips
+
+	mu               sync.Mutex
+	windowStartNs    int64 // -1 before the window's first interval
+	finished, failed int64
+	tripped          *errorStop
+}
+
+func newErrorRateRule(max float64, interval time.Duration) *errorRateRule {
+	return &errorRateRule{max: max, interval: interval, trip: make(chan struct{}), windowStartNs: -1}
+}
+
+// observe takes one interval's counts and reports whether the rule tripped
+// on it. A short interval (the last, cut by the end of the phase) is not
+// judged: the phase is ending anyway.
+func (r *errorRateRule) observe(iv *measure.Interval) bool {
+	if r == nil || iv.Duration() < r.interval {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tripped != nil {
+		return false
+	}
+	if r.windowStartNs < 0 {
+		r.windowStartNs = iv.StartNs
+	}
+	r.finished += iv.Operations
+	r.failed += iv.Failed
+	if r.finished < minRateOperations {
+		return false
+	}
+	finished, failed, start := r.finished, r.failed, r.windowStartNs
+	r.finished, r.failed, r.windowStartNs = 0, 0, -1
+	if float64(failed) <= r.max*float64(finished) {
+		return false
+	}
+	from, to := time.Duration(start).Seconds(), time.Duration(iv.EndNs).Seconds()
+	r.tripped = &errorStop{
+		Flag: "--max-error-rate", Limit: r.max, Failed: failed, Finished: finished, WindowStartS: from, WindowEndS: to,
+		Reason: fmt.Sprintf("%d of the %d operations finished from %.1f s to %.1f s failed (%.1f%%), more than --max-error-rate %s allows",
+			failed, finished, from, to, 100*float64(failed)/float64(finished), strconv.FormatFloat(r.max, 'f', -1, 64)),
+	}
+	close(r.trip)
+	return true
+}
+
+// stop is the channel the runner watches; nil (no rule) never closes.
+func (r *errorRateRule) stop() <-chan struct{} {
+	if r == nil {
+		return nil
+	}
+	return r.trip
+}
+
+// verdict returns what tripped the rule, or nil.
+func (r *errorRateRule) verdict() *errorStop {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.tripped
+}
