@@ -261,8 +261,13 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			return err
 		}
 	}
-	topology := metrics.Topology(ctx, monitor, dbName, spec.Table)
-	sizesBefore, sizesBeforeErr := metrics.Sizes(ctx, monitor, dbName, spec.Table)
+	// The facts read before the phase get a deadline too: a server that
+	// stalls after answering the first ping must not hang the run here,
+	// before its clock has even started.
+	preCtx, cancelPre := context.WithTimeout(ctx, max(cfg.connect, 10*time.Second))
+	topology := metrics.Topology(preCtx, monitor, dbName, spec.Table)
+	sizesBefore, sizesBeforeErr := metrics.Sizes(preCtx, monitor, dbName, spec.Table)
+	cancelPre()
 	out, err := runPhase(ctx, env, ph)
 	if err != nil {
 		return err
