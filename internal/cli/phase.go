@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	driver "go.mongodb.org/mongo-driver/v2/mongo"
@@ -104,6 +105,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 	if pc.maxErrorRate > 0 {
 		rateRule = newErrorRateRule(pc.maxErrorRate, spec.StatusInterval)
 	}
+	var finished atomic.Int64
 	onInterval := func(iv *measure.Interval) {
 		rateRule.observe(iv)
 		if display != nil {
@@ -115,12 +117,14 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		if hdrLogs != nil {
 			sinkFailed(hdrLogs.Interval(iv, clock))
 		}
+		// YCSB's status line counts the operations done, not started:
+		// the ones in flight are not done yet.
+		done := finished.Add(iv.Operations)
 		if !pc.status || pc.quiet || display != nil {
 			return
 		}
 		elapsed := time.Duration(iv.EndNs)
 		remaining := time.Duration(-1)
-		done := progress.Started()
 		switch {
 		case pc.operations > 0 && done > 0:
 			rate := float64(done) / elapsed.Seconds()
