@@ -37,9 +37,11 @@ flags:
                          the mean with its 95% confidence interval
   --discard-first        run one more trial first at each point, as a warm-up, and
                          leave it out of the means
-  --reload, --no-reload  drop and load the data before each point, or never (the
-                         default reloads when a varied property shapes the data:
-                         recordcount, fieldcount, fieldlength, table, ...)
+  --reload               drop and load the data before every run: each trial,
+                         the warm-up included, starts from the same data
+  --no-reload            load the data only into an empty collection, once
+                         (default: load again when a varied property shapes
+                         the data: recordcount, fieldcount, fieldlength, table, ...)
   --out-dir DIR          where results files go (default sweep-<timestamp>)
   --knee-throughput F    a step that gains less throughput than this fraction ...
   --knee-latency F       ... while p99 grows by more than this one is the knee
@@ -668,6 +670,9 @@ func (s *sweeper) run(ctx context.Context, series []*seriesPlan) error {
 	if s.o.discardFirst {
 		trials++
 	}
+	if w := s.noReloadWarning(); w != "" {
+		fmt.Fprintln(s.env.Stderr, w)
+	}
 	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: %s × %s; results files in %s\n", s.id, what, plural(trials, "trial"), s.dir)
 	if s.kind == intendedLatency {
 		fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: the table's latencies are %s\n", s.id, s.kind)
@@ -705,6 +710,40 @@ func (s *sweeper) run(ctx context.Context, series []*seriesPlan) error {
 		}
 	}
 	return runErr
+}
+
+// noReloadWarning says, when --no-reload keeps a run sweep from loading
+// the data its varied properties shape, that every point runs on the data
+// loaded for the first: the user asked for it (to keep a large data set
+// between points, say), but the table would otherwise look like a series
+// over data sizes it never measured. "" when nothing needs saying.
+func (s *sweeper) noReloadWarning() string {
+	if s.o.command != "run" || s.o.reload == nil || *s.o.reload {
+		return ""
+	}
+	// table and mongodb.url pick where the data lives, and --no-reload
+	// still loads each empty collection once: they get data of their own.
+	perLocation := false
+	var names, first []string
+	for _, d := range s.o.dims {
+		switch {
+		case d.name == "table" || d.name == "mongodb.url":
+			perLocation = perLocation || len(d.values) > 1
+		case slices.Contains(dataProperties, d.name) && len(d.values) > 1:
+			// The first point to run takes every property's first value.
+			names = append(names, d.name)
+			first = append(first, d.name+"="+d.values[0])
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	which := "the first point"
+	if perLocation {
+		which = "the first point on its collection"
+	}
+	return fmt.Sprintf("mongobench: warning: --no-reload with --vary %s: every point runs on the data loaded for %s (%s)",
+		strings.Join(names, ", "), which, strings.Join(first, " "))
 }
 
 // pointResult is a point with its runs.
@@ -773,11 +812,6 @@ func (s *sweeper) runPoint(ctx context.Context, p *sweepPoint) (pointResult, err
 	if url == "" {
 		url = s.server.URI()
 	}
-	if s.o.command == "run" {
-		if err := s.prepareData(ctx, p, url); err != nil {
-			return pr, err
-		}
-	}
 	total := s.o.repeat
 	if s.o.discardFirst {
 		total++
@@ -785,6 +819,14 @@ func (s *sweeper) runPoint(ctx context.Context, p *sweepPoint) (pointResult, err
 	for trial := 1; trial <= total; trial++ {
 		if s.sig.stopped() != 0 {
 			return pr, errSweepStopped
+		}
+		// Before every trial: --reload loads each one afresh, so that the
+		// trials of a point measure the same thing; otherwise only the
+		// first trial of a point may need a load.
+		if s.o.command == "run" {
+			if err := s.prepareData(ctx, p, url, trial, total); err != nil {
+				return pr, err
+			}
 		}
 		warm := s.o.discardFirst && trial == 1
 		s.progress(p, trial, total, warm)
@@ -982,11 +1024,12 @@ func dataKey(spec *workload.Spec, url string) string {
 		spec.FieldNamePrefix, spec.OrderedInserts, spec.ZeroPadding, spec.DataIntegrity)
 }
 
-// prepareData loads the data a run point needs: before each point with
-// --reload; when the data a point needs differs from what the sweep
-// loaded, if a varied property shapes the data; else only into an empty
-// collection.
-func (s *sweeper) prepareData(ctx context.Context, p *sweepPoint, url string) error {
+// prepareData loads the data a run trial needs: before every trial with
+// --reload, since a run's inserts, updates and deletes would otherwise be
+// what the next trial runs on; when the data a point needs differs from
+// what the sweep loaded, if a varied property shapes the data; else only
+// into an empty collection.
+func (s *sweeper) prepareData(ctx context.Context, p *sweepPoint, url string, trial, total int) error {
 	spec := p.cfg.spec
 	loc := url + "|" + spec.Table
 	key := dataKey(spec, url)
@@ -996,7 +1039,7 @@ func (s *sweeper) prepareData(ctx context.Context, p *sweepPoint, url string) er
 	}
 	switch {
 	case reload && s.o.reload != nil:
-		// --reload: every point starts from fresh data.
+		// --reload: every run starts from fresh data.
 	case reload && s.loaded[loc] == key:
 		return nil
 	case !reload && s.checked[loc]:
@@ -1015,7 +1058,7 @@ func (s *sweeper) prepareData(ctx context.Context, p *sweepPoint, url string) er
 			return nil
 		}
 	}
-	if err := s.load(ctx, p, url); err != nil {
+	if err := s.load(ctx, p, url, trial, total); err != nil {
 		return err
 	}
 	s.loaded[loc] = key
@@ -1038,8 +1081,8 @@ func (s *sweeper) dropTable(ctx context.Context, p *sweepPoint, url string) erro
 
 // load drops the point's collection and loads it with the point's
 // workload, unthrottled and in batches: the load prepares the measured
-// runs and is not one of them.
-func (s *sweeper) load(ctx context.Context, p *sweepPoint, url string) error {
+// runs and is not one of them. trial of total is the trial it prepares.
+func (s *sweeper) load(ctx context.Context, p *sweepPoint, url string, trial, total int) error {
 	if s.sig.stopped() != 0 {
 		return errSweepStopped
 	}
@@ -1049,8 +1092,18 @@ func (s *sweeper) load(ctx context.Context, p *sweepPoint, url string) error {
 		return err
 	}
 	what := "the sweep"
-	if s.dataDim || s.o.reload != nil && *s.o.reload {
+	everyRun := s.o.reload != nil && *s.o.reload
+	if s.dataDim || everyRun {
 		what = orText(p.label, what)
+	}
+	if everyRun && total > 1 {
+		// One load per trial: the line says which, as the trial's own
+		// line after it does.
+		if p.label == "" {
+			what = fmt.Sprintf("trial %d/%d", trial, total)
+		} else {
+			what += fmt.Sprintf(", trial %d/%d", trial, total)
+		}
 	}
 	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: loading %d records into %s.%s for %s\n", s.id, spec.InsertCount, dbName, spec.Table, what)
 	args := s.pointArgs(p.values)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -317,10 +318,58 @@ func TestSweepReload(t *testing.T) {
 	}
 }
 
+// TestSweepReloadTrials: --reload loads the data before every trial, the
+// warm-up included, so that the trials of a point run on the same data: an
+// insert-only trial never finds the inserts of the trial before it.
+func TestSweepReloadTrials(t *testing.T) {
+	t.Parallel()
+	const carried = "from earlier runs: inserts continue after them"
+	url := freshURL(t)
+	r := experiment(t, runSweep, "-P", "workloadc", "-p", "recordcount=50", "-p", "readproportion=0", "-p", "insertproportion=1",
+		"-p", "mongodb.url="+url, "--vary", "operationcount=30,20", "--repeat", "2", "--discard-first", "--reload",
+		"--no-store", "--out-dir", filepath.Join(t.TempDir(), "out"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	_, rows, _ := sweepRows(t, r.stdout, 1)
+	if len(rows) != 6 {
+		t.Fatalf("%d trial rows, want 2 points × 3 trials:\n%s", len(rows), r.stdout)
+	}
+	for _, row := range rows {
+		if row.cells[4] != row.cells[0] || row.cells[7] != "0" {
+			t.Errorf("operationcount %s trial %s made %s inserts with %s errors, want every one inserted", row.cells[0], row.cells[1], row.cells[4], row.cells[7])
+		}
+	}
+	if c := strings.Count(r.stderr, "loading 50 records into "); c != 6 {
+		t.Errorf("%d loads, want one before each of the 6 trials:\n%s", c, r.stderr)
+	}
+	for _, p := range []string{"30", "20"} {
+		for trial := 1; trial <= 3; trial++ {
+			line := fmt.Sprintf("usertable for operationcount=%s, trial %d/3\n", p, trial)
+			// The load comes before the trial it prepares.
+			start := fmt.Sprintf("(operationcount=%s), trial %d/3", p, trial)
+			if i, j := strings.Index(r.stderr, line), strings.Index(r.stderr, start); i < 0 || j < 0 || i > j {
+				t.Errorf("no load line %q before %q:\n%s", line, start, r.stderr)
+			}
+		}
+	}
+	if strings.Contains(r.stderr, carried) {
+		t.Errorf("a trial found an earlier trial's inserts:\n%s", r.stderr)
+	}
+	n, err := connect(t, url).Collection("usertable").CountDocuments(context.Background(), map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 50+20 {
+		t.Errorf("after the sweep the collection holds %d documents, want 70: the 50 loaded and the last trial's 20", n)
+	}
+}
+
 // TestSweepNoReload: --no-reload loads the data once, into an empty
 // collection, even when a varied property shapes it; later points run on
-// the data as it is (the sweep neither refuses nor warns: the user asked
-// for it, say to keep a large data set between points).
+// the data as it is. The sweep does not refuse (the user asked for it, say
+// to keep a large data set between points) but says once, before the
+// first point, that every point runs on the first point's data.
 func TestSweepNoReload(t *testing.T) {
 	t.Parallel()
 	sweep := func(extra ...string) (cmdResult, int64) {
@@ -344,8 +393,11 @@ func TestSweepNoReload(t *testing.T) {
 	if !strings.Contains(r.stderr, "loading 80 records into ") || strings.Count(r.stderr, " loading ") != 1 {
 		t.Errorf("--no-reload: want one load, of the first point's 80 records:\n%s", r.stderr)
 	}
-	if strings.Contains(r.stderr, "warning") {
-		t.Errorf("--no-reload warned:\n%s", r.stderr)
+	const warning = "mongobench: warning: --no-reload with --vary recordcount: every point runs on the data loaded for the first point (recordcount=80)\n"
+	if c := strings.Count(r.stderr, warning); c != 1 {
+		t.Errorf("--no-reload: the warning %q appears %d times, want once:\n%s", warning, c, r.stderr)
+	} else if w, start := strings.Index(r.stderr, warning), strings.Index(r.stderr, " trial 1/1 starts"); start < 0 || w > start {
+		t.Errorf("--no-reload: the warning comes after the first trial starts:\n%s", r.stderr)
 	}
 	if n != 80 {
 		t.Errorf("--no-reload: after the sweep the collection holds %d documents, want the first load's 80", n)
@@ -358,6 +410,50 @@ func TestSweepNoReload(t *testing.T) {
 	}
 	if n != 50 {
 		t.Errorf("default: after the sweep the collection holds %d documents, want the last point's 50", n)
+	}
+	if strings.Contains(r.stderr, "--no-reload") {
+		t.Errorf("default: a --no-reload warning without --no-reload:\n%s", r.stderr)
+	}
+}
+
+// TestNoReloadWarning: the warning names the varied properties that shape
+// the data, and only those whose points would differ; where the data lives
+// (table, mongodb.url) gets its own load even with --no-reload.
+func TestNoReloadWarning(t *testing.T) {
+	t.Parallel()
+	const prefix = "mongobench: warning: --no-reload with --vary "
+	tests := []struct {
+		args []string
+		want string // after prefix; "" for no warning
+	}{
+		{[]string{"--vary", "recordcount=80,50", "--no-reload"}, "recordcount: every point runs on the data loaded for the first point (recordcount=80)"},
+		{[]string{"--vary", "threads=1,2", "--vary", "fieldlength=10,100", "--vary", "zeropadding=1,8", "--no-reload"},
+			"fieldlength, zeropadding: every point runs on the data loaded for the first point (fieldlength=10 zeropadding=1)"},
+		{[]string{"--vary", "table=a,b", "--vary", "insertorder=hashed,ordered", "--no-reload"},
+			"insertorder: every point runs on the data loaded for the first point on its collection (insertorder=hashed)"},
+		// Each table is loaded when found empty: no point borrows another's data.
+		{[]string{"--vary", "table=a,b", "--no-reload"}, ""},
+		{[]string{"--vary", "threadcount=1,2", "--no-reload"}, ""},
+		{[]string{"--vary", "recordcount=80", "--repeat", "2", "--no-reload"}, ""},
+		{[]string{"--vary", "recordcount=80,50"}, ""},
+		{[]string{"--vary", "recordcount=80,50", "--reload"}, ""},
+		// A load sweep drops the collection before every trial anyway.
+		{[]string{"load", "--vary", "recordcount=80,50", "--no-reload"}, ""},
+	}
+	for _, tc := range tests {
+		o, err := parseSweepArgs(append(slices.Clone(tc.args), "-P", "workloadc"))
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		got := (&sweeper{o: o}).noReloadWarning()
+		if want := tc.want; want != "" {
+			want = prefix + want
+			if got != want {
+				t.Errorf("%v:\n got %q\nwant %q", tc.args, got, want)
+			}
+		} else if got != "" {
+			t.Errorf("%v: warning %q, want none", tc.args, got)
+		}
 	}
 }
 
