@@ -225,9 +225,16 @@ func formatOps(v float64) string {
 	return fmt.Sprintf("%.3g", v)
 }
 
+// moreOrLess states a relative throughput change as the sentence shows
+// it, rounded to whole percent. A change that rounds to 0 is stated as
+// none: "0% less" would read as a loss that the figures do not show.
 func moreOrLess(gain float64) string {
-	if gain < 0 {
-		return fmt.Sprintf("%.0f%% less", -100*gain)
+	pct := fmt.Sprintf("%.0f", math.Abs(100*gain))
+	switch {
+	case pct == "0":
+		return "no more"
+	case gain < 0:
+		return pct + "% less"
 	}
-	return fmt.Sprintf("%.0f%% more", 100*gain)
+	return pct + "% more"
 }

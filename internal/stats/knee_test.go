@@ -115,6 +115,41 @@ func TestKnee(t *testing.T) {
 			text: "throughput levels off (+0% from 8 to 16 threads) but p99 grows only +15%, not the more than +20% that marks saturation",
 		},
 		{
+			// Beyond the knee throughput falls 0.3%: rounded, that is no
+			// change, which "0% less" would misstate as a loss.
+			name: "throughput a hair lower beyond the knee",
+			points: sweep(threads[:4],
+				[]float64{1000, 2000, 3000, 2990},
+				[]float64{1000, 1000, 1000, 3000}),
+			found: true, index: 2,
+			text: "throughput saturates at ~4 threads (3000 ops/s); beyond it p99 grows 3.0× for no more throughput",
+		},
+		{
+			name: "throughput a hair higher beyond the knee",
+			points: sweep(threads[:4],
+				[]float64{1000, 2000, 3000, 3010},
+				[]float64{1000, 1000, 1000, 3000}),
+			found: true, index: 2,
+			text: "throughput saturates at ~4 threads (3000 ops/s); beyond it p99 grows 3.0× for no more throughput",
+		},
+		{
+			name: "throughput exactly the same beyond the knee",
+			points: sweep(threads[:4],
+				[]float64{1000, 2000, 3000, 3000},
+				[]float64{1000, 1000, 1000, 3000}),
+			found: true, index: 2,
+			text: "throughput saturates at ~4 threads (3000 ops/s); beyond it p99 grows 3.0× for no more throughput",
+		},
+		{
+			// Half a percent is the smallest change that rounds away from 0.
+			name: "throughput 0.6% lower beyond the knee",
+			points: sweep(threads[:4],
+				[]float64{1000, 2000, 3000, 2982},
+				[]float64{1000, 1000, 1000, 3000}),
+			found: true, index: 2,
+			text: "throughput saturates at ~4 threads (3000 ops/s); beyond it p99 grows 3.0× for 1% less throughput",
+		},
+		{
 			name:   "two points suffice",
 			points: sweep([]float64{10, 20}, []float64{1000, 1010}, []float64{100, 200}),
 			found:  true, index: 0,
