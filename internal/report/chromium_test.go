@@ -35,14 +35,16 @@ func findChromium() string {
 	return ""
 }
 
-// harness loads the report in a frame, opens its collapsed sections, and
-// writes, for every chart, its
-// laid-out width and height and how many of its lines and bars have a
-// non-empty box into the DOM that --dump-dom prints. It is the only
-// script involved; the report itself has none.
+// harness loads the report in a frame as wide as a laptop's browser
+// window, opens its collapsed sections, and writes into the DOM that
+// --dump-dom prints, for every chart, its laid-out width and height and
+// how many of its lines and bars have a non-empty box, and for every
+// table, the section it is in, its width and the width its box shows (a
+// wider table scrolls sideways, and a screenshot or a print cuts it off).
+// It is the only script involved; the report itself has none.
 const harness = `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>harness</title></head><body>
-<iframe id="f" src="report.html" style="width:1100px;height:3000px"></iframe>
+<iframe id="f" src="report.html" style="width:1280px;height:3000px"></iframe>
 <script>
 document.getElementById('f').addEventListener('load', function () {
   var out = [], doc = this.contentDocument;
@@ -56,9 +58,15 @@ document.getElementById('f').addEventListener('load', function () {
     });
     out.push([Math.round(r.width), Math.round(r.height), drawn]);
   });
+  var tables = [];
+  doc.querySelectorAll('div.scroll').forEach(function (d) {
+    var sec = d.closest('section');
+    tables.push({section: sec ? sec.id : '', table: Math.round(d.firstElementChild.getBoundingClientRect().width),
+      width: d.scrollWidth, shown: d.clientWidth});
+  });
   var pre = document.createElement('pre');
   pre.id = 'result';
-  pre.textContent = JSON.stringify(out);
+  pre.textContent = JSON.stringify({charts: out, tables: tables});
   document.body.appendChild(pre);
 });
 </script>
@@ -188,16 +196,34 @@ func checkInBrowser(t *testing.T, bin, page, shotName string) {
 		if m == nil {
 			t.Fatalf("the harness wrote no result; DOM:\n%.2000s", dom)
 		}
-		var boxes [][3]int
-		if err := json.Unmarshal([]byte(m[1]), &boxes); err != nil {
+		var result struct {
+			Charts [][3]int
+			Tables []struct {
+				Section             string
+				Table, Width, Shown int
+			}
+		}
+		if err := json.Unmarshal([]byte(m[1]), &result); err != nil {
 			t.Fatalf("harness result %q: %v", m[1], err)
 		}
+		boxes := result.Charts
 		if len(boxes) != wantCharts {
 			t.Errorf("%d charts laid out, want %d", len(boxes), wantCharts)
 		}
 		for i, b := range boxes {
 			if b[0] < 300 || b[1] < 150 || b[2] == 0 {
 				t.Errorf("chart %d is %d×%d px with %d drawn lines or bars", i, b[0], b[1], b[2])
+			}
+		}
+		if len(result.Tables) == 0 {
+			t.Error("the harness found no table")
+		}
+		// The tables of a report hold a handful of columns, a sweep's one
+		// pair per operation: all of them must show, not scroll.
+		for _, tb := range result.Tables {
+			t.Logf("table in section %q: %d px wide in a box of %d px", tb.Section, tb.Table, tb.Shown)
+			if tb.Width > tb.Shown {
+				t.Errorf("the table in section %q is %d px wide and shows %d px: its last columns are cut off", tb.Section, tb.Width, tb.Shown)
 			}
 		}
 	})
