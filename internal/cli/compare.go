@@ -892,6 +892,13 @@ func writeComparison(w io.Writer, aName, bName string, a, b []loadedRun, kind la
 		fmt.Fprintf(w, "; %s without a verdict", plural(none, "figure"))
 	}
 	fmt.Fprintln(w)
+	// Each figure is its own test: among many, some pass alpha by chance.
+	// Saying how many keeps a lone "significant" from being read as a
+	// finding when it is about what chance alone would give.
+	if tested := better + worse + same; tested > 1 && better+worse > 0 {
+		fmt.Fprintf(w, "note: with %d figures tested at alpha %g, about %.1f would be called significant by chance alone if nothing had changed\n",
+			tested, alpha, float64(tested)*alpha)
+	}
 }
 
 // describeGroup says what a group holds: "4 runs (store runs 1–4), label
