@@ -126,9 +126,13 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		elapsed := time.Duration(iv.EndNs)
 		remaining := time.Duration(-1)
 		switch {
-		case pc.operations > 0 && done > 0:
-			rate := float64(done) / elapsed.Seconds()
-			remaining = time.Duration(float64(pc.operations-done) / rate * float64(time.Second))
+		case pc.operations > 0:
+			// As YCSB: no estimate before the first operation, nor once
+			// nothing is left to do.
+			if done > 0 && done < pc.operations {
+				rate := float64(done) / elapsed.Seconds()
+				remaining = time.Duration(float64(pc.operations-done) / rate * float64(time.Second))
+			}
 		case spec.MaxExecutionTime > 0:
 			remaining = spec.MaxExecutionTime - elapsed
 		}

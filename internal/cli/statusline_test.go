@@ -50,3 +50,35 @@ func TestStatusLineCounts(t *testing.T) {
 		t.Errorf("the last status line says %d operations, the summary %d", last, total)
 	}
 }
+
+// TestStatusLineEstimate: as in YCSB, a run bounded by its operation count
+// estimates the time left while operations remain, and says nothing of it
+// once none do.
+func TestStatusLineEstimate(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100"); r.code != 0 {
+		t.Fatalf("load: %s", r.stderr)
+	}
+	r := mongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100",
+		"-p", "operationcount=600", "-p", "status.interval=1", "-target", "300", "--no-store")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	head := regexp.MustCompile(` sec: (\d+) operations;`)
+	lines := 0
+	for _, line := range strings.Split(r.stderr, "\n") {
+		m := head.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		lines++
+		done, _ := strconv.Atoi(m[1])
+		if estimated := strings.Contains(line, "est completion in"); estimated != (done > 0 && done < 600) {
+			t.Errorf("%d of 600 operations done, estimate printed: %v: %s", done, estimated, line)
+		}
+	}
+	if lines < 2 {
+		t.Fatalf("%d status lines in a 2 s run at status.interval=1:\n%s", lines, r.stderr)
+	}
+}
