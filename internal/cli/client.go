@@ -43,6 +43,9 @@ func (c clientReport) summaryLines() []string {
 		add("AllowedCPUs", strconv.FormatFloat(u.Limits.Allowed, 'f', -1, 64))
 		add("CPUUtilization(%)", strconv.FormatFloat(100*u.Utilization, 'f', 1, 64))
 	}
+	if u.RunQueueWaitAvailable {
+		add("WaitingForCPU(%)", strconv.FormatFloat(100*u.Waiting, 'f', 1, 64))
+	}
 	if u.PeakRSS > 0 {
 		add("PeakRSS(MB)", strconv.FormatFloat(float64(u.PeakRSS)/(1<<20), 'f', 1, 64))
 	}

@@ -59,6 +59,26 @@ func TestClientReport(t *testing.T) {
 			bound:   true,
 		},
 		{
+			// 6 CPU-s over 10 s on 1 CPU is 60%, and 3 s more of waiting
+			// for a CPU is 30%: 90% of what it may use wanted by the client.
+			name: "starved by another process",
+			report: clientReport{usage: func() selfmon.Usage {
+				u := synthUsage(10*time.Second, 5*time.Second, time.Second, oneOfTwo, 1<<20)
+				u.RunQueueWait, u.Waiting, u.RunQueueWaitAvailable = 3*time.Second, 0.3, true
+				return u
+			}(), operations: 100000},
+			lines: []string{
+				"[CLIENT], CPUPerOperation(us), 60.0",
+				"[CLIENT], AllowedCPUs, 1",
+				"[CLIENT], CPUUtilization(%), 60.0",
+				"[CLIENT], WaitingForCPU(%), 30.0",
+				"[CLIENT], PeakRSS(MB), 1.0",
+				"[CLIENT], ClientBound, true",
+			},
+			warning: "the client used 60% of the 1 CPUs it may use (0.60 CPU-seconds per second) and waited for a CPU another 30% of the time: the run was client-bound",
+			bound:   true,
+		},
+		{
 			// With the embedded server in the process no verdict is given,
 			// but a saturated process is still said.
 			name:    "embedded server, saturated",
@@ -130,6 +150,11 @@ func TestClientBoundWarning(t *testing.T) {
 		util, err := strconv.ParseFloat(s["CLIENT"]["CPUUtilization(%)"], 64)
 		if err != nil || s["CLIENT"]["AllowedCPUs"] != "1" {
 			t.Fatalf("attempt %d: [CLIENT] lines %v", attempt, s["CLIENT"])
+		}
+		// Waiting for a CPU counts: other tests' processes can take the
+		// CPU the client wants, and it is starved all the same.
+		if waiting, err := strconv.ParseFloat(s["CLIENT"]["WaitingForCPU(%)"], 64); err == nil {
+			util += waiting
 		}
 		if want := strconv.FormatBool(util > 100*selfmon.ClientBoundThreshold); bound != want {
 			t.Fatalf("attempt %d: ClientBound %s at %.1f%% of its CPU, want %s", attempt, bound, util, want)

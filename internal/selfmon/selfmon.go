@@ -66,6 +66,15 @@ type Usage struct {
 	// Utilization is CPU ÷ (Wall × Limits.Allowed): 1 means every CPU the
 	// process may use was busy with it for the whole time.
 	Utilization float64
+	// RunQueueWait is how long the process's threads were ready to run
+	// but waited for a CPU, summed over threads (Linux schedstat), and
+	// Waiting that time ÷ (Wall × Limits.Allowed). A client whose CPUs
+	// another process (the server, on a shared host) keeps busy waits
+	// instead of running: it is CPU-starved all the same, and its latencies
+	// include the wait.
+	RunQueueWait          time.Duration
+	Waiting               float64
+	RunQueueWaitAvailable bool
 	// RSS is the resident set size at Stop, from /proc/self/statm; 0 where
 	// that file does not exist.
 	RSS int64
@@ -83,9 +92,9 @@ type Usage struct {
 // CPU returns the user plus system CPU time.
 func (u Usage) CPU() time.Duration { return u.User + u.System }
 
-// ClientBound reports whether the client used more than
-// ClientBoundThreshold of the CPUs it may use.
-func (u Usage) ClientBound() bool { return u.Utilization > ClientBoundThreshold }
+// ClientBound reports whether the client used, or waited to use, more
+// than ClientBoundThreshold of the CPUs it may use.
+func (u Usage) ClientBound() bool { return u.Utilization+u.Waiting > ClientBoundThreshold }
 
 // CPUPerOp returns the CPU time per operation; 0 when ops is not positive.
 func (u Usage) CPUPerOp(ops int64) time.Duration {
@@ -101,8 +110,12 @@ func (u Usage) Warning() string {
 	if !u.ClientBound() {
 		return ""
 	}
-	return fmt.Sprintf("the client used %.0f%% of the %s CPUs it may use (%.2f CPU-seconds per second): the run was client-bound and the server figures are understated",
-		100*u.Utilization, formatCPUs(u.Limits.Allowed), u.CPU().Seconds()/max(u.Wall.Seconds(), 1e-9))
+	waited := ""
+	if u.Waiting >= 0.005 {
+		waited = fmt.Sprintf(" and waited for a CPU another %.0f%% of the time", 100*u.Waiting)
+	}
+	return fmt.Sprintf("the client used %.0f%% of the %s CPUs it may use (%.2f CPU-seconds per second)%s: the run was client-bound and the server figures are understated",
+		100*u.Utilization, formatCPUs(u.Limits.Allowed), u.CPU().Seconds()/max(u.Wall.Seconds(), 1e-9), waited)
 }
 
 func formatCPUs(c float64) string {
@@ -116,18 +129,20 @@ func formatCPUs(c float64) string {
 // figures, with units in the names.
 func (u Usage) Fields() map[string]any {
 	return map[string]any{
-		"client_cpu_user_s":     u.User.Seconds(),
-		"client_cpu_system_s":   u.System.Seconds(),
-		"client_wall_s":         u.Wall.Seconds(),
-		"client_utilization":    u.Utilization,
-		"client_bound":          u.ClientBound(),
-		"client_allowed_cpus":   u.Limits.Allowed,
-		"client_gomaxprocs":     u.Limits.GOMAXPROCS,
-		"client_cgroup_cpus":    u.Limits.CgroupCPUs,
-		"host_cpus":             u.Limits.NumCPU,
-		"client_rss_bytes":      u.RSS,
-		"client_peak_rss_bytes": u.PeakRSS,
-		"client_max_rss_bytes":  u.MaxRSS,
+		"client_cpu_user_s":       u.User.Seconds(),
+		"client_cpu_system_s":     u.System.Seconds(),
+		"client_wall_s":           u.Wall.Seconds(),
+		"client_utilization":      u.Utilization,
+		"client_run_queue_wait_s": u.RunQueueWait.Seconds(),
+		"client_waiting":          u.Waiting,
+		"client_bound":            u.ClientBound(),
+		"client_allowed_cpus":     u.Limits.Allowed,
+		"client_gomaxprocs":       u.Limits.GOMAXPROCS,
+		"client_cgroup_cpus":      u.Limits.CgroupCPUs,
+		"host_cpus":               u.Limits.NumCPU,
+		"client_rss_bytes":        u.RSS,
+		"client_peak_rss_bytes":   u.PeakRSS,
+		"client_max_rss_bytes":    u.MaxRSS,
 	}
 }
 
@@ -143,6 +158,8 @@ func utilization(cpu, wall time.Duration, allowed float64) float64 {
 type Probe struct {
 	start    time.Time
 	cpu0     cpuTimes
+	wait0    time.Duration
+	waitOK   bool
 	limits   Limits
 	peakRSS  atomic.Int64
 	stopOnce sync.Once
@@ -157,6 +174,7 @@ func Start() *Probe {
 	p := &Probe{limits: ReadLimits()}
 	p.notePeak(currentRSS())
 	p.cpu0 = readCPUTimes()
+	p.wait0, p.waitOK = runQueueWait()
 	p.start = time.Now()
 	return p
 }
@@ -202,6 +220,7 @@ func (p *Probe) Stop() Usage {
 	p.stopOnce.Do(func() {
 		wall := time.Since(p.start)
 		cpu1 := readCPUTimes()
+		wait1, waitOK := runQueueWait()
 		if p.stopReq != nil {
 			close(p.stopReq)
 			<-p.done
@@ -219,6 +238,11 @@ func (p *Probe) Stop() Usage {
 			CPUTimeAvailable: cpu1.ok,
 		}
 		u.Utilization = utilization(u.CPU(), wall, p.limits.Allowed)
+		if p.waitOK && waitOK {
+			u.RunQueueWait = max(wait1-p.wait0, 0)
+			u.Waiting = utilization(u.RunQueueWait, wall, p.limits.Allowed)
+			u.RunQueueWaitAvailable = true
+		}
 		p.usage = u
 	})
 	return p.usage
