@@ -304,7 +304,7 @@ func reportSweep(runs []loadedRun, kind latencyKind, knee stats.KneeOptions) (*h
 			sp.Label = p
 		}
 		sw.Points = append(sw.Points, sp)
-		kneePts = append(kneePts, stats.Point{X: sp.X, Throughput: sp.Throughput, P99: sp.P99us})
+		kneePts = append(kneePts, stats.Point{X: sp.X, Throughput: sp.Throughput, P99: sp.P99us, P99Lo: sp.P99Lo, P99Hi: sp.P99Hi})
 	}
 	xLabel, kneeDim := kneeLabels[x]
 	switch {

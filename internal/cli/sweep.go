@@ -768,6 +768,19 @@ func (pr pointResult) means() (throughput, p99 float64, ok bool) {
 	return stats.Describe(tp).Mean, stats.Describe(lat).Mean, true
 }
 
+// p99CI is the 95% confidence interval of p99 over the trials that count,
+// as the report computes it.
+func (pr pointResult) p99CI() (lo, hi float64) {
+	var lat []float64
+	for _, t := range pr.trials {
+		if t.counts() {
+			lat = append(lat, t.figures.p99)
+		}
+	}
+	_, lo, hi = meanAndCI(lat)
+	return lo, hi
+}
+
 // runAuto runs an automatic thread series: the threads double until
 // stats.NextAutoStep sees the knee confirmed or reaches --max-threads.
 func (s *sweeper) runAuto(ctx context.Context, sp *seriesPlan) ([]pointResult, error) {
@@ -1158,7 +1171,8 @@ func (s *sweeper) knee(sp *seriesPlan, done []pointResult) string {
 		if err != nil || !ok {
 			continue
 		}
-		pts = append(pts, stats.Point{X: x, Throughput: tp, P99: p99})
+		lo, hi := pr.p99CI()
+		pts = append(pts, stats.Point{X: x, Throughput: tp, P99: p99, P99Lo: lo, P99Hi: hi})
 	}
 	opts := s.o.knee
 	opts.XLabel = xLabel

@@ -11,6 +11,9 @@ type Point struct {
 	X          float64 // the varied value: threads, or whatever the sweep varies
 	Throughput float64 // operations per second
 	P99        float64 // 99th percentile latency, in any unit as long as all points agree
+	// P99Lo and P99Hi bound the 95% confidence interval of P99 over a
+	// point's trials; equal to P99 (or both 0) when it had one trial.
+	P99Lo, P99Hi float64
 }
 
 // Defaults of KneeOptions.
@@ -67,6 +70,10 @@ type KneeResult struct {
 	// Last.Throughput / Knee.Throughput − 1: what going beyond the knee costs
 	// and brings.
 	LatencyFactor, ThroughputGain float64
+	// Uncertain is set when the p99 growth that marks the knee lies within
+	// the noise of the trials: the confidence intervals of p99 at Knee and
+	// Next overlap. Summary then says so.
+	Uncertain bool
 	// Summary is the sentence stating the knee; NoKneeReason says why none
 	// was found.
 	Summary      string
@@ -135,6 +142,11 @@ func Knee(points []Point, opts KneeOptions) KneeResult {
 		r.ThroughputGain = r.Last.Throughput/r.Knee.Throughput - 1
 		r.Summary = fmt.Sprintf("throughput saturates at ~%s %s (%s ops/s); beyond it p99 grows %.1f× for %s throughput",
 			formatX(r.Knee.X), opts.XLabel, formatOps(r.Knee.Throughput), r.LatencyFactor, moreOrLess(r.ThroughputGain))
+		if p99Overlap(r.Knee, r.Next) {
+			r.Uncertain = true
+			r.Summary += fmt.Sprintf(", but the 95%% confidence intervals of p99 at %s and %s %s overlap: more trials (--repeat) would place the knee surely",
+				formatX(r.Knee.X), formatX(r.Next.X), opts.XLabel)
+		}
 		return r
 	}
 
@@ -237,4 +249,27 @@ func moreOrLess(gain float64) string {
 		return pct + "% less"
 	}
 	return pct + "% more"
+}
+
+// p99Overlap reports whether the p99 confidence intervals of two points,
+// at least one of them from several trials, overlap: the rise between them
+// may then be noise.
+func p99Overlap(a, b Point) bool {
+	known := func(p Point) bool { return p.P99Hi > p.P99Lo }
+	if !known(a) && !known(b) {
+		return false
+	}
+	lo := func(p Point) float64 {
+		if known(p) {
+			return p.P99Lo
+		}
+		return p.P99
+	}
+	hi := func(p Point) float64 {
+		if known(p) {
+			return p.P99Hi
+		}
+		return p.P99
+	}
+	return lo(a) <= hi(b) && lo(b) <= hi(a)
 }

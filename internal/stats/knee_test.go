@@ -327,3 +327,44 @@ func TestAutoSweep(t *testing.T) {
 		t.Errorf("Knee = %s, want 8 threads", r)
 	}
 }
+
+// TestKneeWithinNoise: a knee whose p99 rise lies inside the trials'
+// confidence intervals is still named (the means say so) but flagged, and
+// the sentence says more trials are needed.
+func TestKneeWithinNoise(t *testing.T) {
+	t.Parallel()
+	const plain = "throughput saturates at ~8 threads (7200 ops/s); beyond it p99 grows 9.2× for 1% more throughput"
+	withCI := func(kneeLo, kneeHi, nextLo, nextHi float64) []Point {
+		pts := sweep(threads,
+			[]float64{1000, 1950, 3800, 7200, 7400, 7450, 7300},
+			[]float64{900, 950, 1000, 1200, 2600, 5200, 11000})
+		pts[3].P99Lo, pts[3].P99Hi = kneeLo, kneeHi
+		pts[4].P99Lo, pts[4].P99Hi = nextLo, nextHi
+		return pts
+	}
+	tests := []struct {
+		name      string
+		points    []Point
+		uncertain bool
+	}{
+		{"one trial per point", withCI(0, 0, 0, 0), false},
+		{"degenerate intervals", withCI(1200, 1200, 2600, 2600), false},
+		{"intervals apart", withCI(1000, 1400, 2000, 3200), false},
+		{"intervals touch", withCI(1000, 2000, 2000, 3200), true},
+		{"intervals overlap", withCI(500, 3000, 1500, 4000), true},
+		{"next's interval reaches the knee's p99", withCI(0, 0, 1100, 4000), true},
+	}
+	for _, tc := range tests {
+		r := Knee(tc.points, KneeOptions{})
+		if !r.Found || r.Index != 3 {
+			t.Fatalf("%s: %+v", tc.name, r)
+		}
+		want := plain
+		if tc.uncertain {
+			want += ", but the 95% confidence intervals of p99 at 8 and 16 threads overlap: more trials (--repeat) would place the knee surely"
+		}
+		if r.Uncertain != tc.uncertain || r.Summary != want {
+			t.Errorf("%s: Uncertain %v, Summary %q; want %v, %q", tc.name, r.Uncertain, r.Summary, tc.uncertain, want)
+		}
+	}
+}
