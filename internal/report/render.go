@@ -50,14 +50,18 @@ func Render(w io.Writer, in *Input) error {
 
 // page is what the template shows.
 type page struct {
-	Title      string
-	Generated  string
-	Version    string
-	Source     string
-	CSS        template.CSS
-	Banners    []string
-	Nav        []navItem
-	RunRows    []runRow
+	Title     string
+	Generated string
+	Version   string
+	Source    string
+	CSS       template.CSS
+	Banners   []string
+	Nav       []navItem
+	RunRows   []runRow
+	// RunLabels is set when several runs share a label (-l), as the runs
+	// of a labelled sweep do: the runs table then shows the labels, which
+	// is how the groups of a comparison are told apart.
+	RunLabels  bool
 	Comparison *compView
 	Sweep      *sweepView
 	Config     *configView
@@ -78,8 +82,8 @@ type figureView struct {
 
 // runRow is a run's line in the table of runs.
 type runRow struct {
-	ID, Name, Phase, Start, Duration, Operations, Throughput string
-	Partial                                                  bool
+	ID, Name, Label, Phase, Start, Duration, Operations, Throughput string
+	Partial                                                         bool
 }
 
 // runView is the section of one run.
@@ -205,17 +209,19 @@ func build(in *Input) (*page, error) {
 		p.Source = formatInt(int64(n)) + " results files"
 	}
 
-	names := runNames(in.Runs)
+	names, labels := runNames(in.Runs), labelCounts(in.Runs)
 	for i, r := range in.Runs {
 		id := fmt.Sprintf("run-%d", i+1)
 		p.RunRows = append(p.RunRows, runRow{
-			ID: id, Name: names[i], Phase: r.Phase,
+			ID: id, Name: names[i], Label: r.Label, Phase: r.Phase,
 			Start:      r.Start.UTC().Format("2006-01-02 15:04:05"),
 			Duration:   formatSeconds(float64(r.RuntimeMs) / 1000),
 			Operations: formatInt(r.Operations),
 			Throughput: formatRate(r.ThroughputOpsSec),
 			Partial:    r.Partial,
 		})
+		// A label that names one run is in its name already (runNames).
+		p.RunLabels = p.RunLabels || r.Label != "" && labels[r.Label] > 1
 		if r.Partial {
 			p.Banners = append(p.Banners, fmt.Sprintf("%s was interrupted before its end: its figures cover only the first %s and are marked partial.",
 				capitalize(names[i]), formatSeconds(float64(r.RuntimeMs)/1000)))
@@ -277,10 +283,7 @@ func capitalize(s string) string {
 // runNames names runs by label, "run N" when a run has none or shares its
 // label with another.
 func runNames(runs []*export.Results) []string {
-	seen := map[string]int{}
-	for _, r := range runs {
-		seen[r.Label]++
-	}
+	seen := labelCounts(runs)
 	names := make([]string, len(runs))
 	for i, r := range runs {
 		if r.Label != "" && seen[r.Label] == 1 {
@@ -290,6 +293,15 @@ func runNames(runs []*export.Results) []string {
 		}
 	}
 	return names
+}
+
+// labelCounts counts the runs of each label.
+func labelCounts(runs []*export.Results) map[string]int {
+	seen := map[string]int{}
+	for _, r := range runs {
+		seen[r.Label]++
+	}
+	return seen
 }
 
 // buildConfig shows the first run's configuration and, when there are

@@ -291,3 +291,48 @@ func TestWrapLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestRunLabels: the runs table shows labels when several runs share one
+// (the groups of a comparison of labelled sweeps), and leaves them to the
+// runs' names when each label names one run.
+func TestRunLabels(t *testing.T) {
+	t.Parallel()
+	labelled := func(labels ...string) *Input {
+		in := &Input{Generated: fixedGenerated}
+		for _, l := range labels {
+			r := *synthRun(t, runSpec{threads: 1, seconds: 1, opsPerSec: 100, readUs: 100, updateUs: 100})
+			r.Label = l
+			in.Runs = append(in.Runs, &r)
+		}
+		return in
+	}
+	const header = `<th class="text">label</th>`
+	tests := []struct {
+		name   string
+		in     *Input
+		column bool
+		cells  []string
+	}{
+		{"groups", labelled("before", "before", "after", "after"), true,
+			[]string{`<a href="#run-1">run 1</a></td><td class="text">before</td>`, `<a href="#run-4">run 4</a></td><td class="text">after</td>`}},
+		{"one run per label", labelled("ssd", "essd"), false, []string{`<a href="#run-2">run 2 (essd)</a></td><td class="text">run</td>`}},
+		{"no labels", labelled("", ""), false, nil},
+		{"a group and a lone run", labelled("base", "base", "tuned"), true,
+			[]string{`<a href="#run-3">run 3 (tuned)</a></td><td class="text">tuned</td>`}},
+	}
+	for _, tc := range tests {
+		var b strings.Builder
+		if err := Render(&b, tc.in); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if strings.Contains(page, header) != tc.column {
+			t.Errorf("%s: label column shown: %v, want %v", tc.name, !tc.column, tc.column)
+		}
+		for _, c := range tc.cells {
+			if !strings.Contains(page, c) {
+				t.Errorf("%s: no %s in the runs table", tc.name, c)
+			}
+		}
+	}
+}
