@@ -80,10 +80,10 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 	if out.obs != nil {
 		server, host := out.obs.timeSeries()
 		if server != nil {
-			meta.Extra["server_metrics"] = server
+			meta.Extra[export.ExtraServerMetrics] = server
 		}
 		if host != nil {
-			meta.Extra["host_metrics"] = host
+			meta.Extra[export.ExtraHostMetrics] = host
 		}
 	}
 	res, err := export.NewResults(out.summary, meta)

@@ -292,10 +292,11 @@ func ReadJournal(r io.Reader) (*Results, error) {
 }
 
 // The keys under which a results file's extra section holds the server and
-// host metrics as time series (written by the cli package, read by report).
+// host metrics as time series: written by a run and by ReadJournal, read by
+// reports.
 const (
-	extraServerMetrics = "server_metrics"
-	extraHostMetrics   = "host_metrics"
+	ExtraServerMetrics = "server_metrics"
+	ExtraHostMetrics   = "host_metrics"
 )
 
 // metricsSeries rebuilds the extra section's server and host time series
@@ -344,10 +345,10 @@ func metricsSeries(metrics map[int]any, intervals []measure.IntervalStats, start
 	}
 	extra := map[string]any{}
 	if server != nil {
-		extra[extraServerMetrics] = server
+		extra[ExtraServerMetrics] = server
 	}
 	if host != nil {
-		extra[extraHostMetrics] = host
+		extra[ExtraHostMetrics] = host
 	}
 	return extra
 }

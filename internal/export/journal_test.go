@@ -281,8 +281,8 @@ func TestJournalMetricsRoundTrip(t *testing.T) {
 
 	// The time series are those of the written metrics, in interval order,
 	// each at its sample's end: 1.007 s after the start for interval 0.
-	server, _ := got.Extra[extraServerMetrics].([]any)
-	host, _ := got.Extra[extraHostMetrics].([]any)
+	server, _ := got.Extra[ExtraServerMetrics].([]any)
+	host, _ := got.Extra[ExtraHostMetrics].([]any)
 	if len(server) != len(written) || len(host) != len(written) {
 		t.Fatalf("extra: %d server and %d host samples, want %d", len(server), len(host), len(written))
 	}

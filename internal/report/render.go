@@ -24,10 +24,10 @@ var styleSheet string
 
 var pageTemplate = template.Must(template.New("report").Parse(pageSource))
 
-// The Extra keys whose metrics the report plots.
+// The Extra keys whose metrics the report plots: the results file's.
 const (
-	ExtraServerMetrics = "server_metrics"
-	ExtraHostMetrics   = "host_metrics"
+	ExtraServerMetrics = export.ExtraServerMetrics
+	ExtraHostMetrics   = export.ExtraHostMetrics
 )
 
 // Render writes the report of in to w as one self-contained HTML page: no
