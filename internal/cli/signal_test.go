@@ -234,7 +234,7 @@ func TestSecondInterrupt(t *testing.T) {
 		t.Fatalf("load: %s", r.stderr)
 	}
 	p := newStallProxy(t, hostPort(t, testServer.URI()))
-	proxied := "mongodb://" + p.ln.Addr().String() + url[len(testServer.URI())-1:]
+	proxied := p.url(url)
 	out := filepath.Join(t.TempDir(), "twice.json")
 	// optimeout=60: operations stuck on the stall outlast the 5 s the
 	// first signal grants them.

@@ -23,6 +23,12 @@ type stallProxy struct {
 	conns   []net.Conn
 }
 
+// url is dbURL, a URL of the test server with a database of its own, sent
+// through the proxy.
+func (p *stallProxy) url(dbURL string) string {
+	return "mongodb://" + p.ln.Addr().String() + dbURL[len(testServer.URI())-1:]
+}
+
 func newStallProxy(t *testing.T, target string) *stallProxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -94,7 +100,7 @@ func TestStalledServer(t *testing.T) {
 		t.Fatalf("load: %s", r.stderr)
 	}
 	p := newStallProxy(t, hostPort(t, testServer.URI()))
-	proxied := "mongodb://" + p.ln.Addr().String() + url[len(testServer.URI())-1:]
+	proxied := p.url(url)
 	out := filepath.Join(t.TempDir(), "stall.json")
 	done := make(chan cmdResult, 1)
 	go func() {
