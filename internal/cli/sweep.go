@@ -752,9 +752,17 @@ type pointResult struct {
 	trials []trialRun
 }
 
-// means returns the point's mean throughput and p99 over the runs that
-// count, and whether there is any.
-func (pr pointResult) means() (throughput, p99 float64, ok bool) {
+// counts reports whether any of the point's trials counts toward its
+// figures.
+func (pr pointResult) counts() bool {
+	return slices.ContainsFunc(pr.trials, func(t trialRun) bool { return t.counts() })
+}
+
+// kneePoint is the point at x as knee detection takes it: the means of
+// throughput and p99 over the trials that count, and the 95% confidence
+// interval of p99 as the report computes it. ok is false when no trial
+// counts.
+func (pr pointResult) kneePoint(x float64) (p stats.Point, ok bool) {
 	var tp, lat []float64
 	for _, t := range pr.trials {
 		if t.counts() {
@@ -763,22 +771,11 @@ func (pr pointResult) means() (throughput, p99 float64, ok bool) {
 		}
 	}
 	if len(tp) == 0 {
-		return 0, 0, false
+		return stats.Point{X: x}, false
 	}
-	return stats.Describe(tp).Mean, stats.Describe(lat).Mean, true
-}
-
-// p99CI is the 95% confidence interval of p99 over the trials that count,
-// as the report computes it.
-func (pr pointResult) p99CI() (lo, hi float64) {
-	var lat []float64
-	for _, t := range pr.trials {
-		if t.counts() {
-			lat = append(lat, t.figures.p99)
-		}
-	}
-	_, lo, hi = meanAndCI(lat)
-	return lo, hi
+	p = stats.Point{X: x, Throughput: stats.Describe(tp).Mean}
+	p.P99, p.P99Lo, p.P99Hi = meanAndCI(lat)
+	return p, true
 }
 
 // runAuto runs an automatic thread series: the threads double until
@@ -789,8 +786,8 @@ func (s *sweeper) runAuto(ctx context.Context, sp *seriesPlan) ([]pointResult, e
 		var pts []stats.Point
 		for _, pr := range done {
 			x, _ := strconv.ParseFloat(pr.point.values[s.x], 64)
-			tp, p99, _ := pr.means()
-			pts = append(pts, stats.Point{X: x, Throughput: tp, P99: p99})
+			p, _ := pr.kneePoint(x)
+			pts = append(pts, p)
 		}
 		next, stop := stats.NextAutoStep(pts, s.o.knee)
 		if stop {
@@ -810,7 +807,7 @@ func (s *sweeper) runAuto(ctx context.Context, sp *seriesPlan) ([]pointResult, e
 		if err != nil {
 			return done, err
 		}
-		if _, _, ok := pr.means(); !ok {
+		if !pr.counts() {
 			return done, nil
 		}
 	}
@@ -1167,12 +1164,11 @@ func (s *sweeper) knee(sp *seriesPlan, done []pointResult) string {
 	var pts []stats.Point
 	for _, pr := range done {
 		x, err := strconv.ParseFloat(pr.point.values[s.x], 64)
-		tp, p99, ok := pr.means()
+		p, ok := pr.kneePoint(x)
 		if err != nil || !ok {
 			continue
 		}
-		lo, hi := pr.p99CI()
-		pts = append(pts, stats.Point{X: x, Throughput: tp, P99: p99, P99Lo: lo, P99Hi: hi})
+		pts = append(pts, p)
 	}
 	opts := s.o.knee
 	opts.XLabel = xLabel
