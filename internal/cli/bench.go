@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	driver "go.mongodb.org/mongo-driver/v2/mongo"
+
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/embedded"
@@ -38,6 +40,22 @@ func postPhaseContext(ctx context.Context, connect time.Duration) (context.Conte
 	d := min(postPhaseLimit, connect)
 	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
 	return c, cancel, d
+}
+
+// sizesWithin reads the collection's and database's sizes under ctx, whose
+// deadline is limit; what could not be read keeps its reason, and one cut
+// short by the deadline says so rather than leave the driver's "context
+// deadline exceeded" to explain it.
+func sizesWithin(ctx context.Context, limit time.Duration, when string, monitor *driver.Client, dbName, table string) metrics.SizeStats {
+	sizes, _ := metrics.Sizes(ctx, monitor, dbName, table)
+	if ctx.Err() != nil {
+		for _, e := range []*string{&sizes.DBError, &sizes.CollectionError} {
+			if *e != "" {
+				*e = fmt.Sprintf("no answer within %s %s (%s)", limit, when, *e)
+			}
+		}
+	}
+	return sizes
 }
 
 // benchConfig is everything a load or run needs, resolved and validated.
@@ -264,36 +282,25 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	// The facts read before the phase get a deadline too: a server that
 	// stalls after answering the first ping must not hang the run here,
 	// before its clock has even started.
-	preCtx, cancelPre := context.WithTimeout(ctx, max(cfg.connect, 10*time.Second))
+	preLimit := max(cfg.connect, 10*time.Second)
+	preCtx, cancelPre := context.WithTimeout(ctx, preLimit)
 	topology := metrics.Topology(preCtx, monitor, dbName, spec.Table)
-	sizesBefore, sizesBeforeErr := metrics.Sizes(preCtx, monitor, dbName, spec.Table)
+	sizesBefore := sizesWithin(preCtx, preLimit, "before the phase", monitor, dbName, spec.Table)
 	cancelPre()
 	out, err := runPhase(ctx, env, ph)
 	if err != nil {
 		return err
 	}
 	postCtx, cancelPost, postLimit := postPhaseContext(ctx, cfg.connect)
-	sizesAfter, _ := metrics.Sizes(postCtx, monitor, dbName, spec.Table)
-	if postCtx.Err() != nil {
-		// Say that the server did not answer in time rather than leave
-		// the driver's "context deadline exceeded" to explain it.
-		for _, e := range []*string{&sizesAfter.DBError, &sizesAfter.CollectionError} {
-			if *e != "" {
-				*e = fmt.Sprintf("no answer within %s after the phase (%s)", postLimit, *e)
-			}
-		}
-	}
+	sizesAfter := sizesWithin(postCtx, postLimit, "after the phase", monitor, dbName, spec.Table)
 	cancelPost()
 	obsv := observation{topology: &topology, warmup: warm}
 	if out.usage != nil {
 		obsv.client = &clientReport{usage: *out.usage, operations: out.summary.Operations, sharesProcess: server != nil || servedInProcess(url)}
 	}
-	if sizesBeforeErr == nil {
-		obsv.sizesBefore = &sizesBefore
-	}
 	// Sizes that could not be read are kept with the reason: the summary
 	// and results file say "not available" and why.
-	obsv.sizesAfter = &sizesAfter
+	obsv.sizesBefore, obsv.sizesAfter = &sizesBefore, &sizesAfter
 	if server != nil {
 		if err := server.EnsureIDIndexes(ctx); err != nil {
 			fmt.Fprintf(env.Stderr, "mongobench: warning: embedded server: %v\n", err)
