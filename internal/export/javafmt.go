@@ -9,7 +9,8 @@ import (
 // JavaDouble formats d as Java's Double.toString does (JDK 19 and later,
 // whose digits are the shortest that read back as d): "3573.0",
 // "7038.453417169134", "1.0E7", "1.0E-4", "NaN", "Infinity". YCSB prints
-// every double of its text summary this way.
+// every double of its text summary this way. Negative zero is the one
+// departure: it prints "0.0", as no figure of a run is ever below zero.
 func JavaDouble(d float64) string {
 	switch {
 	case math.IsNaN(d):
@@ -19,9 +20,6 @@ func JavaDouble(d float64) string {
 	case math.IsInf(d, -1):
 		return "-Infinity"
 	case d == 0:
-		if math.Signbit(d) {
-			return "-0.0"
-		}
 		return "0.0"
 	}
 	var b strings.Builder
@@ -111,8 +109,10 @@ func decimal2(v float64) string {
 	} else {
 		s = plainDigits(digits, exp)
 	}
-	if neg {
-		// Java keeps the sign of a negative value that rounds to zero: "-0".
+	if neg && s != "0" {
+		// Java keeps the sign of a negative value that rounds to zero
+		// ("-0"); a figure that rounds to nothing has no sign worth
+		// printing.
 		return "-" + s
 	}
 	return s

@@ -37,11 +37,20 @@ func TestJavaFormatsAgainstJava(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := math.Float64frombits(bits)
-		if got := JavaDouble(v); got != fields[1] {
+		// The one departure from Java: a figure that is, or rounds to,
+		// zero never prints a minus sign.
+		javaDouble, java2 := fields[1], fields[2]
+		if javaDouble == "-0.0" {
+			javaDouble = "0.0"
+		}
+		if java2 == "-0" {
+			java2 = "0"
+		}
+		if got := JavaDouble(v); got != javaDouble {
 			t.Errorf("JavaDouble(%v) = %q, Java prints %q", v, got, fields[1])
 		}
 		if fields[2] != "-" {
-			if got := decimal2(v); got != fields[2] {
+			if got := decimal2(v); got != java2 {
 				t.Errorf("decimal2(%v) = %q, Java prints %q", v, got, fields[2])
 			}
 		}
@@ -97,7 +106,9 @@ func TestDecimal2(t *testing.T) {
 		{0.135, "0.14"}, // the double is a little above 0.135
 		{1.005, "1"},    // the double is a little below 1.005
 		{0.001, "0"},
-		{-0.001, "-0"},
+		{-0.001, "0"}, // Java prints "-0": a figure that rounds to 0 has no sign
+		{math.Copysign(0, -1), "0"},
+		{-0.006, "-0.01"},
 		{1234567.891, "1234567.89"},
 		{math.NaN(), "NaN"},
 	}

@@ -74,11 +74,13 @@ func StatusLine(now time.Time, elapsed time.Duration, totalOps int64, iv *measur
 
 // writeSummary writes OneMeasurementHdrHistogram.getSummary for h.
 func writeSummary(b *strings.Builder, name string, h *hdrhistogram.Histogram) {
-	minV := h.Min()
-	if h.TotalCount() == 0 {
-		minV = math.MaxInt64
+	// An empty histogram prints 0 for every figure, as YCSB's HdrHistogram
+	// 2.1.12 gives them.
+	var minV, maxV int64
+	if h.TotalCount() > 0 {
+		minV, maxV = h.Min(), h.Max()
 	}
-	fmt.Fprintf(b, "[%s: Count=%d, Max=%d, Min=%d, Avg=%s", name, h.TotalCount(), h.Max(), minV, decimal2(measure.Mean(h)))
+	fmt.Fprintf(b, "[%s: Count=%d, Max=%d, Min=%d, Avg=%s", name, h.TotalCount(), maxV, minV, decimal2(measure.Mean(h)))
 	for i, v := range measure.Percentiles(h, statusPercentiles) {
 		fmt.Fprintf(b, ", %s=%d", measure.PercentileKey(statusPercentiles[i]), v)
 	}

@@ -80,6 +80,17 @@ func TestStatusLine(t *testing.T) {
 			"2020-12-29 17:39:19:271 0 sec: 0 operations; est completion in 0 seconds ",
 		},
 		{
+			// HdrHistogram 2.1.12, YCSB's, gives 0 for every figure of an
+			// empty histogram; 2.1.4 printed Min=9223372036854775807 and
+			// Avg=NaN.
+			"an empty measurement", 10 * time.Second, 100, &measure.Interval{
+				StartNs: 0, EndNs: 10 * int64(time.Second), Operations: 100,
+				Measurements: []measure.Measurement{{Name: "INSERT", Op: db.Insert, Service: hist(t)}},
+			}, -1,
+			"2020-12-29 17:39:19:271 10 sec: 100 operations; 10 current ops/sec; " +
+				"[INSERT: Count=0, Max=0, Min=0, Avg=0, 50=0, 90=0, 99=0, 99.9=0, 99.99=0] ",
+		},
+		{
 			"remaining rounds up to whole seconds", 5 * time.Second, 7, nil, 1500 * time.Millisecond,
 			"2020-12-29 17:39:19:271 5 sec: 7 operations; 0 current ops/sec; est completion in 2 seconds ",
 		},

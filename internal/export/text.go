@@ -6,7 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
+	"slices"
 	"strconv"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -25,6 +25,9 @@ type TextOptions struct {
 	// printed and "[READ]" when only they are, as YCSB names them for
 	// measurement.interval=both and =intended. With neither set, Service.
 	Service, Intended bool
+	// Partial adds "[OVERALL], Partial, true" after the throughput: the run
+	// was interrupted and its figures cover only what ran.
+	Partial bool
 }
 
 // DefaultPercentiles returns the percentiles the text summary prints by
@@ -45,9 +48,11 @@ func DefaultPercentiles() []float64 { return []float64{50, 95, 99, 99.9, 99.99} 
 //
 // Sections come in a fixed order: service latency before intended latency,
 // then by operation, then successes before failures. Status counts follow
-// the operation's own section, in db.Status order. An empty section (all of
-// an operation's samples failed) prints as YCSB prints it: AverageLatency
-// NaN and MinLatency 9223372036854775807.
+// the operation's own section, in db.Status order. Percentiles come in
+// ascending order, once each, whatever order they are given in. An empty
+// section (all of an operation's samples failed) prints as YCSB prints it
+// since its HdrHistogram 2.1.12 (YCSB commit ce741d3d, 2024): every figure
+// 0, AverageLatency 0.0 — not 0.17.0's NaN and 9223372036854775807.
 func WriteText(w io.Writer, s *measure.Summary, opts TextOptions) error {
 	if !opts.Service && !opts.Intended {
 		opts.Service = true
@@ -56,6 +61,7 @@ func WriteText(w io.Writer, s *measure.Summary, opts TextOptions) error {
 	if ps == nil {
 		ps = DefaultPercentiles()
 	}
+	ps = slices.Compact(slices.Sorted(slices.Values(ps)))
 	labels := make([]string, len(ps))
 	for i, p := range ps {
 		labels[i] = ordinal(p) + "PercentileLatency(us)"
@@ -66,6 +72,9 @@ func WriteText(w io.Writer, s *measure.Summary, opts TextOptions) error {
 	line(bw, "OVERALL", "RunTime(ms)", strconv.FormatInt(runtimeMs, 10))
 	// Java: 1000.0 * opcount / runtime, in this order.
 	line(bw, "OVERALL", "Throughput(ops/sec)", JavaDouble(1000.0*float64(s.Operations)/float64(runtimeMs)))
+	if opts.Partial {
+		line(bw, "OVERALL", "Partial", "true")
+	}
 
 	var statusDone [db.NumOps]bool
 	section := func(name string, m *measure.Measurement, h *hdrhistogram.Histogram) {
@@ -138,9 +147,6 @@ func writeSection(w *bufio.Writer, name string, h *hdrhistogram.Histogram, ps []
 	if h != nil && h.TotalCount() > 0 {
 		count, minV, maxV = h.TotalCount(), h.Min(), h.Max()
 		values = measure.Percentiles(h, ps)
-	} else {
-		// HdrHistogram 2.1.4 on an empty histogram.
-		minV = math.MaxInt64
 	}
 	line(w, name, "Operations", strconv.FormatInt(count, 10))
 	line(w, name, "AverageLatency(us)", JavaDouble(measure.Mean(h)))

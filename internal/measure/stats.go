@@ -1,7 +1,6 @@
 package measure
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -72,14 +71,14 @@ func b2i(b bool) int {
 	return 0
 }
 
-// Mean returns the mean of h the way YCSB's HdrHistogram (2.1.4) computes
-// it: the sum of each bucket's median value times its count, divided by the
-// total count once. The order of the floating-point operations matters: it
-// makes the printed digits match YCSB's. An empty or nil histogram gives NaN,
-// as 0.0/0 does in Java.
+// Mean returns the mean of h the way YCSB's HdrHistogram computes it: the
+// sum of each bucket's median value times its count, divided by the total
+// count once. The order of the floating-point operations matters: it makes
+// the printed digits match YCSB's. An empty or nil histogram gives 0, as
+// HdrHistogram 2.1.12 (YCSB's since commit ce741d3d) returns for one.
 func Mean(h *hdrhistogram.Histogram) float64 {
-	if h == nil {
-		return math.NaN()
+	if h == nil || h.TotalCount() == 0 {
+		return 0
 	}
 	var total float64
 	for _, b := range h.Distribution() {
