@@ -75,7 +75,8 @@ const benchFlagsHelp = `flags:
   -target N      total operations per second over all threads; 0 = as fast as possible
   -l LABEL       label for this run
   -s             status line on stderr every status.interval seconds
-  --out PATH     write the JSON results file (same as -p exportfile=PATH)
+  --out PATH     write the JSON results file (-p exportfile=F takes YCSB's
+                 summary, in the format of -p exporter, to F instead of stdout)
   --data-dir DIR keep the embedded server's data in DIR (default: a temporary directory)
   --max-errors N stop once N operations have failed (default: never; failures are counted)
   --max-error-rate F
@@ -195,9 +196,6 @@ func (a *benchArgs) loadProperties() (*workload.Properties, error) {
 		props.Set(s.key, s.value, "-p")
 	}
 	props.Set("dotransactions", fmt.Sprint(a.command == "run"), "-p")
-	if a.out != "" {
-		props.Set("exportfile", a.out, "-p")
-	}
 	return props, nil
 }
 

@@ -67,6 +67,7 @@ type benchConfig struct {
 	batchSize int
 	upsert    bool
 	connect   time.Duration
+	exporter  string // the summary's format: one of export.Exporters
 }
 
 func resolveBench(command string, args []string, env Env) (*benchConfig, error) {
@@ -93,7 +94,24 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 			spec.Percentiles = append(spec.Percentiles, extra)
 		}
 	}
+	slices.Sort(spec.Percentiles)
 	cfg := &benchConfig{args: a, props: props, spec: spec}
+	exporter, _ := props.Get("exporter")
+	if cfg.exporter, err = export.ParseExporter(exporter); err != nil {
+		return nil, badInput{err}
+	}
+	// Output paths are checked before anything is measured: YCSB finds a
+	// missing directory only once the run is over, and loses its output.
+	if spec.ExportFile != "" {
+		if err := checkOutputFile("exportfile", spec.ExportFile); err != nil {
+			return nil, badInput{err}
+		}
+	}
+	if spec.HdrFileOutput {
+		if err := checkOutputPrefix("hdrhistogram.output.path", spec.HdrOutputPath); err != nil {
+			return nil, badInput{err}
+		}
+	}
 
 	cfg.batchSize = 1
 	for _, name := range []string{"mongodb.batchsize", "batchsize"} {
@@ -224,20 +242,19 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	defer interrupt.close()
 
 	nextInsert := spec.RecordCount
-	if command == "run" && server != nil {
+	if command == "run" {
 		n, err := client.Count(ctx, spec.Table)
-		if err != nil {
+		switch {
+		case err != nil && server != nil:
 			return fmt.Errorf("cannot count documents in %s.%s: %w", dbName, spec.Table, err)
-		}
-		if n == 0 {
+		case n == 0 && server != nil:
 			if err := preload(ctx, env, cfg, client, server, seed, interrupt); err != nil {
 				return err
 			}
-		}
-	}
-	if command == "run" && server == nil {
-		if n, err := client.Count(ctx, spec.Table); err == nil && n == 0 && spec.Proportions[workload.TxInsert] < 1 {
-			fmt.Fprintf(env.Stderr, "mongobench: warning: %s.%s is empty: reads will be NOT_FOUND; run \"mongobench load\" with the same properties first\n", dbName, spec.Table)
+		case err == nil:
+			if w := shortCollectionWarning(spec, dbName, n); w != "" {
+				fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
+			}
 		}
 	}
 	if command == "run" && spec.Proportions[workload.TxInsert] > 0 {
@@ -269,8 +286,8 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	} else {
 		ph.operations = spec.OperationCount
 	}
-	if spec.ExportFile != "" {
-		ph.journal = spec.ExportFile + export.JournalSuffix
+	if cfg.args.out != "" {
+		ph.journal = cfg.args.out + export.JournalSuffix
 		ph.meta = resultsMeta(cfg, command, seed, redact.URL(url), dbName)
 	}
 	var warm *warmup
@@ -307,21 +324,22 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 	}
 
-	opts := export.TextOptions{Percentiles: spec.Percentiles, Service: spec.MeasureService, Intended: spec.MeasureIntended}
-	if err := export.WriteText(env.Stdout, out.summary, opts); err != nil {
+	summary := newSummaryOutput(env, spec.ExportFile, cfg.exporter)
+	opts := export.TextOptions{Percentiles: spec.Percentiles, Service: spec.MeasureService, Intended: spec.MeasureIntended, Partial: out.partial}
+	if err := export.WriteText(summary, out.summary, opts); err != nil {
 		return err
 	}
 	if out.errorStop != nil {
-		fmt.Fprintf(env.Stdout, "[ERRORS], StoppedBy, %s %s\n", out.errorStop.Flag, strconv.FormatFloat(out.errorStop.Limit, 'f', -1, 64))
+		fmt.Fprintf(summary, "[ERRORS], StoppedBy, %s %s\n", out.errorStop.Flag, strconv.FormatFloat(out.errorStop.Limit, 'f', -1, 64))
 	}
 	if out.obs != nil {
 		for _, l := range metrics.SummaryLines(out.obs.first, out.obs.last, obsv.sizesAfter, obsv.topology) {
-			fmt.Fprintln(env.Stdout, l)
+			fmt.Fprintln(summary, l)
 		}
 	}
 	if obsv.client != nil {
 		for _, l := range obsv.client.summaryLines() {
-			fmt.Fprintln(env.Stdout, l)
+			fmt.Fprintln(summary, l)
 		}
 		// A saturated embedded server is the machine's limit, the same at
 		// every point of a sweep: said once per process, not per run.
@@ -329,10 +347,13 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
 		}
 	}
+	if err := summary.close(); err != nil {
+		return err
+	}
 	if out.result.LateStarts > 0 || out.result.Abandoned > 0 {
 		fmt.Fprintf(env.Stderr, "mongobench: %d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted\n", out.result.LateStarts, out.result.Abandoned)
 	}
-	if spec.ExportFile != "" || results != nil {
+	if cfg.args.out != "" || results != nil {
 		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName, obsv)
 		if err != nil {
 			return err
@@ -343,8 +364,8 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			}
 			res.Extra["stopped_by_errors"] = out.errorStop
 		}
-		if spec.ExportFile != "" {
-			if err := writeResultsFile(spec.ExportFile, res); err != nil {
+		if cfg.args.out != "" {
+			if err := writeResultsFile(cfg.args.out, res); err != nil {
 				return err
 			}
 		}
@@ -452,6 +473,48 @@ func preload(ctx context.Context, env Env, cfg *benchConfig, client *mongo.Clien
 	el := time.Since(start)
 	fmt.Fprintf(env.Stderr, "mongobench: loaded %d records in %.1f s (%.0f records/s)\n", spec.InsertCount, el.Seconds(), float64(spec.InsertCount)/el.Seconds())
 	return nil
+}
+
+// shortCollectionWarning says what a run on a collection of n documents,
+// fewer than recordcount, will measure: the operations that look a key up
+// find nothing for about the share of keys that were never loaded, and
+// NOT_FOUND answers faster than a real read, so the figures flatter the
+// server. "" when the collection holds the records or the workload looks
+// no key up.
+func shortCollectionWarning(spec *workload.Spec, dbName string, n int64) string {
+	if n >= spec.RecordCount {
+		return ""
+	}
+	var ops []string
+	for _, o := range []struct {
+		tx   workload.TransactionType
+		name string
+	}{
+		{workload.TxRead, "reads"}, {workload.TxUpdate, "updates"},
+		{workload.TxReadModifyWrite, "read-modify-writes"}, {workload.TxDelete, "deletes"},
+	} {
+		if spec.Proportions[o.tx] > 0 {
+			ops = append(ops, o.name)
+		}
+	}
+	if len(ops) == 0 {
+		return ""
+	}
+	what := ops[0]
+	if len(ops) > 1 {
+		what = strings.Join(ops[:len(ops)-1], ", ") + " and " + ops[len(ops)-1]
+	}
+	missing := 100 * float64(spec.RecordCount-n) / float64(spec.RecordCount)
+	share := fmt.Sprintf("about %.0f%%", missing)
+	if missing < 1 {
+		share = "under 1%"
+	}
+	fix := "run \"mongobench load\" with the same properties first"
+	if n > 0 {
+		fix += fmt.Sprintf(", or set recordcount=%d", n)
+	}
+	return fmt.Sprintf("%s.%s holds %d documents, recordcount is %d: %s of %s will be NOT_FOUND; %s",
+		dbName, spec.Table, n, spec.RecordCount, share, what, fix)
 }
 
 // failedOperations counts operations whose status is not OK, excluding

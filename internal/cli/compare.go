@@ -37,9 +37,9 @@ Compares groups of runs: B (and C, ...) against A. Each argument is one group:
   X,Y,...              the runs of several of the above together
 Runs of sweeps are compared point by point (threads=4 of A against threads=4
 of B); warm-up trials (--discard-first) are left out. For each operation the
-table shows throughput, p50/p95/p99/p99.9 latency and errors, each as the mean
-over the group's runs with its 95% confidence interval, the relative change
-and a verdict from Welch's t-test. With one run on a side no verdict is
+table shows throughput, p50/p95/p99/p99.9 latency and the operations not OK
+(failed or NOT_FOUND), each as the mean over the group's runs with its 95%
+confidence interval, the relative change and a verdict from Welch's t-test. With one run on a side no verdict is
 possible: repeat the runs (sweep --repeat N).
 
 flags:
@@ -296,6 +296,10 @@ func chooseLatency(groups ...[]loadedRun) latencyKind {
 	return serviceLatency
 }
 
+// notOKFigure names the count of operations whose status is not OK, failures
+// and NOT_FOUND alike, in sweeps' tables and comparisons.
+const notOKFigure = "not OK"
+
 // runFigures are the figures of one run that sweeps, comparisons and
 // reports use.
 type runFigures struct {
@@ -303,10 +307,10 @@ type runFigures struct {
 	throughput float64
 	// p99 is the 99th percentile over all operations of the run (their
 	// histograms merged), in µs; 0 when the run has no latency.
-	p99    float64
-	errors int64
-	ops    map[string]*opFigures
-	order  []string // operation names in the summary's order
+	p99   float64
+	notOK int64
+	ops   map[string]*opFigures
+	order []string // operation names in the summary's order
 }
 
 // opFigures are one operation's figures in one run; latencies in µs.
@@ -316,12 +320,14 @@ type opFigures struct {
 	avg        float64
 	pct        map[string]float64 // by results-file key: "50", "99.9"
 	hasLatency bool
-	errors     int64
+	notOK      int64
 }
 
-// figuresOf computes a run's figures. Errors are operations that failed
-// (NOT_FOUND is an answer, not a failure), throughputs count successful
-// operations.
+// figuresOf computes a run's figures. Errors are the operations whose
+// status is not OK, NOT_FOUND included: a run whose reads found nothing
+// measured something else than the one it is set beside, and a column
+// that said 0 beside 686 NOT_FOUND of 1000 hid it. Throughputs count
+// successful operations.
 func figuresOf(res *export.Results, kind latencyKind) runFigures {
 	f := runFigures{runtimeS: float64(res.RuntimeMs) / 1000, throughput: res.ThroughputOpsSec, ops: map[string]*opFigures{}}
 	get := func(name string) *opFigures {
@@ -367,9 +373,9 @@ func figuresOf(res *export.Results, kind latencyKind) runFigures {
 		}
 		for stName, n := range counts {
 			st, ok := db.ParseStatus(stName)
-			if ok && !st.IsOK() && st != db.NotFound {
-				get(opName).errors += n
-				f.errors += n
+			if ok && !st.IsOK() {
+				get(opName).notOK += n
+				f.notOK += n
 			}
 		}
 	}
@@ -616,9 +622,9 @@ func compareRows(a, b []loadedRun, kind latencyKind, alpha float64) []figureRow 
 				return v, ok
 			})
 		}
-		add(op, "errors", "", false, func(f runFigures) (float64, bool) {
+		add(op, notOKFigure, "", false, func(f runFigures) (float64, bool) {
 			if o := f.ops[op]; o != nil {
-				return float64(o.errors), true
+				return float64(o.notOK), true
 			}
 			return 0, true
 		})
@@ -682,7 +688,12 @@ func changeText(r figureRow) string {
 		}
 		return "–"
 	}
-	return fmt.Sprintf("%+.1f%%", 100*(mb-ma)/ma)
+	s := fmt.Sprintf("%+.1f%%", 100*(mb-ma)/ma)
+	if s == "-0.0%" {
+		// A change too small to show has no direction either.
+		s = "+0.0%"
+	}
+	return s
 }
 
 // verdictText states a row's verdict, naming the groups a and b.
@@ -699,8 +710,8 @@ func verdictText(r figureRow, a, b string) string {
 		return fmt.Sprintf("no verdict possible: %s has %s and %s %s, and each side needs at least 2", a, plural(len(r.a), "run"), b, plural(len(r.b), "run"))
 	case v.Kind == stats.NoVerdict:
 		return "no verdict possible: " + v.Reason
-	case v.Kind == stats.NoDifference && r.figure == "errors" && allZero(r.a) && allZero(r.b):
-		return "no errors on either side"
+	case v.Kind == stats.NoDifference && r.figure == notOKFigure && allZero(r.a) && allZero(r.b):
+		return "every operation OK on both sides"
 	case v.Kind == stats.NoDifference:
 		return fmt.Sprintf("no significant difference (p=%.3g)", v.P)
 	}

@@ -222,7 +222,7 @@ func TestPairRuns(t *testing.T) {
 }
 
 // TestFiguresOf checks the figures read from a results file: throughput
-// per operation, errors (NOT_FOUND is no error), the choice of latency
+// per operation, operations not OK (failures and NOT_FOUND), the choice of latency
 // and the p99 over all operations from the merged histograms.
 func TestFiguresOf(t *testing.T) {
 	t.Parallel()
@@ -232,8 +232,9 @@ func TestFiguresOf(t *testing.T) {
 	if !slices.Equal(f.order, []string{"READ", "UPDATE"}) {
 		t.Fatalf("ops %v", f.order)
 	}
-	if f.errors != 7 || f.ops["READ"].errors != 7 || f.ops["UPDATE"].errors != 0 {
-		t.Errorf("errors %d (READ %d, UPDATE %d), want 7, 7, 0", f.errors, f.ops["READ"].errors, f.ops["UPDATE"].errors)
+	// 7 ERROR and 11 NOT_FOUND.
+	if f.notOK != 18 || f.ops["READ"].notOK != 18 || f.ops["UPDATE"].notOK != 0 {
+		t.Errorf("not OK %d (READ %d, UPDATE %d), want 18, 18, 0", f.notOK, f.ops["READ"].notOK, f.ops["UPDATE"].notOK)
 	}
 	if got := f.ops["READ"].throughput; got != 500 {
 		t.Errorf("READ throughput %g, want 500", got)
@@ -273,7 +274,7 @@ func TestVerdictText(t *testing.T) {
 		{"better", figureRow{figure: "throughput", higher: true, a: []float64{100, 101, 99}, b: []float64{200, 201, 199}}, `^significant: new is 100\.0% better than base \(p=[0-9.e-]+\)$`},
 		{"worse latency", figureRow{figure: "p99", a: []float64{100, 101, 99}, b: []float64{200, 201, 199}}, `^significant: new is 100\.0% worse than base`},
 		{"no difference", figureRow{figure: "p99", a: []float64{100, 150, 99}, b: []float64{120, 80, 130}}, `^no significant difference \(p=0\.[0-9]+\)$`},
-		{"no errors", figureRow{figure: "errors", a: []float64{0, 0}, b: []float64{0, 0}}, `^no errors on either side$`},
+		{"every operation OK", figureRow{figure: notOKFigure, a: []float64{0, 0}, b: []float64{0, 0}}, `^every operation OK on both sides$`},
 		{"single runs", figureRow{figure: "p99", a: []float64{1}, b: []float64{2}}, `^no verdict possible$`},
 		{"one side single", figureRow{figure: "p99", a: []float64{1}, b: []float64{2, 3}}, `^no verdict possible: base has 1 run and new 2 runs, and each side needs at least 2$`},
 		{"missing", figureRow{figure: "p99", b: []float64{2, 3}, why: "no READ p99 on side A"}, `^no verdict possible: no READ p99 on side A$`},
@@ -313,6 +314,8 @@ func TestFormatting(t *testing.T) {
 		{changeText(figureRow{a: []float64{100}, b: []float64{150}}), "+50.0%"},
 		{changeText(figureRow{a: []float64{0}, b: []float64{0}}), "0%"},
 		{changeText(figureRow{a: []float64{0}, b: []float64{3}}), "–"},
+		// A fall of 0.01% rounds to nothing: no minus sign on a zero.
+		{changeText(figureRow{a: []float64{10000}, b: []float64{9999}}), "+0.0%"},
 	}
 	for i, tc := range tests {
 		if tc.got != tc.want {

@@ -56,7 +56,7 @@ func TestLabelledSweeps(t *testing.T) {
 	if base[0].SweepID == tuned[0].SweepID {
 		t.Fatalf("both sweeps have id %s", base[0].SweepID)
 	}
-	verdictLine := regexp.MustCompile(`(significant: B is [0-9.]+% (better|worse) than A \(p=[0-9.e-]+\)|no significant difference \(p=[0-9.e-]+\)|no errors on either side)$`)
+	verdictLine := regexp.MustCompile(`(significant: B is [0-9.]+% (better|worse) than A \(p=[0-9.e-]+\)|no significant difference \(p=[0-9.e-]+\)|every operation OK on both sides)$`)
 
 	t.Run("compare labels", func(t *testing.T) {
 		r := experiment(t, runCompare, "baseline", "tuned", "--store", db)

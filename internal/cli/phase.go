@@ -106,6 +106,9 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		rateRule = newErrorRateRule(pc.maxErrorRate, spec.StatusInterval)
 	}
 	var finished atomic.Int64
+	// phaseOver is set once the workers are done: the intervals closed
+	// after it are the collector's last.
+	var phaseOver atomic.Bool
 	onInterval := func(iv *measure.Interval) {
 		rateRule.observe(iv)
 		if display != nil {
@@ -120,7 +123,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		// YCSB's status line counts the operations done, not started:
 		// the ones in flight are not done yet.
 		done := finished.Add(iv.Operations)
-		if !pc.status || pc.quiet || display != nil {
+		if !pc.status || pc.quiet || display != nil || afterTheEnd(iv, phaseOver.Load()) {
 			return
 		}
 		elapsed := time.Duration(iv.EndNs)
@@ -172,6 +175,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		Grace:        stopGrace,
 		ErrorStop:    rateRule.stop(),
 	}, progress)
+	phaseOver.Store(true)
 	out.summary = collector.Stop()
 	if probe != nil {
 		u := probe.Stop()
@@ -203,4 +207,22 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		sinkFailed(hdrLogs.Close())
 	}
 	return out, err
+}
+
+// afterTheEnd reports whether iv is an interval that a status line would
+// only repeat: closed once the phase was over, with nothing recorded in it.
+// The figures were final at the line before; a last one would say "0
+// current ops/sec" of a run that did not slow down, only end.
+func afterTheEnd(iv *measure.Interval, phaseOver bool) bool {
+	if !phaseOver || iv.Operations > 0 || len(iv.Measurements) > 0 {
+		return false
+	}
+	for op := range iv.Status {
+		for _, n := range iv.Status[op] {
+			if n > 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -169,7 +169,7 @@ func reportComparison(aName, bName string, a, b []loadedRun, kind latencyKind, a
 	sets, _ := pairRuns(aName, bName, a, b)
 	for _, set := range sets {
 		for _, r := range compareRows(set.a, set.b, kind, alpha) {
-			if r.figure == "errors" {
+			if r.figure == notOKFigure {
 				continue
 			}
 			op := strings.TrimSpace(set.point + " " + r.op)

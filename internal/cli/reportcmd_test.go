@@ -154,7 +154,7 @@ func TestReportFiles(t *testing.T) {
 		t.Errorf("first row %+v", row)
 	}
 	for _, r := range in.Comparison.Rows {
-		if r.Figure == "errors" {
+		if r.Figure == notOKFigure {
 			t.Errorf("error counts are compare's, not the report's: %+v", r)
 		}
 	}

@@ -28,6 +28,9 @@ func resolvedConfig(cfg *benchConfig, seed uint64, url, database string) map[str
 	out["seed"] = strconv.FormatUint(seed, 10)
 	out["threadcount"] = strconv.Itoa(cfg.spec.Threads)
 	out["batchsize"] = strconv.Itoa(cfg.batchSize)
+	// What the run measured, not the property's default: with a target
+	// it defaults to both.
+	out["measurement.interval"] = cfg.spec.MeasurementInterval
 	for k, v := range out {
 		out[k] = redact.Text(v)
 	}

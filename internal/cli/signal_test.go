@@ -92,6 +92,9 @@ func TestInterrupt(t *testing.T) {
 	if s.int(t, "READ", "Operations") == 0 {
 		t.Errorf("no reads in the summary of the interrupted run:\n%s", stdout.String())
 	}
+	if s["OVERALL"]["Partial"] != "true" {
+		t.Errorf("the summary of the interrupted run does not say [OVERALL], Partial, true:\n%s", stdout.String())
+	}
 	res := readResults(t, out)
 	if !res.Partial || res.Operations == 0 {
 		t.Errorf("results: partial=%v operations=%d, want partial with operations", res.Partial, res.Operations)

@@ -891,7 +891,9 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 	if p.cfg.spec.HdrFileOutput {
 		args = append(args, "-p", "hdrhistogram.output.path="+filepath.Join(s.dir, name+"-"))
 	}
-	args = append(args, "--out", file)
+	// The trial's summary stays in memory: an exportfile of the sweep's
+	// properties would be overwritten by every trial.
+	args = append(args, "--out", file, "-p", "exportfile=")
 	var stdout bytes.Buffer
 	runEnv := Env{Stdout: &stdout, Stderr: s.stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next(), StderrIsTerminal: s.env.StderrIsTerminal}
 	err := runBench(withCallerSaves(ctx), s.o.command, args, runEnv)
@@ -1231,7 +1233,7 @@ func newSweepTable(s *sweeper) *sweepTable {
 		t.add(op+" avg(us)", 10)
 		t.add(op+" p99(us)", 10)
 	}
-	t.add("errors", 6)
+	t.add(notOKFigure, 6)
 	t.add("note", 0)
 	return t
 }
@@ -1269,7 +1271,7 @@ func (t *sweepTable) trialRow(p *sweepPoint, tr trialRun, note string) {
 		}
 		cells = append(cells, strconv.FormatInt(o.count, 10), formatFigure(o.avg, "us"), formatFigure(o.pct["99"], "us"))
 	}
-	cells = append(cells, strconv.FormatInt(f.errors, 10), note)
+	cells = append(cells, strconv.FormatInt(f.notOK, 10), note)
 	t.print(cells)
 }
 
@@ -1317,7 +1319,7 @@ func (t *sweepTable) meanRow(p *sweepPoint, trials []trialRun) {
 				return o.pct["99"], true
 			}, "us"))
 	}
-	cells = append(cells, col(func(f runFigures) (float64, bool) { return float64(f.errors), true }, ""),
+	cells = append(cells, col(func(f runFigures) (float64, bool) { return float64(f.notOK), true }, ""),
 		fmt.Sprintf("mean of %d trials, ± 95%% CI", len(fs)))
 	t.print(cells)
 }

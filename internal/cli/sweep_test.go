@@ -85,7 +85,7 @@ func TestSweep(t *testing.T) {
 		t.Errorf("stderr does not say which point and trial starts:\n%s", r.stderr)
 	}
 	head, rows, means := sweepRows(t, r.stdout, 1)
-	for _, col := range []string{"threads", "trial", "runtime(s)", "throughput(ops/s)", "READ ops", "READ avg(us)", "READ p99(us)", "errors"} {
+	for _, col := range []string{"threads", "trial", "runtime(s)", "throughput(ops/s)", "READ ops", "READ avg(us)", "READ p99(us)", notOKFigure} {
 		if !strings.Contains(head, col) {
 			t.Errorf("table header %q has no column %q", head, col)
 		}
@@ -100,7 +100,7 @@ func TestSweep(t *testing.T) {
 			t.Errorf("row %d is threads %s trial %s, want %s and %s", i+1, c[0], c[1], wantThreads, wantTrial)
 		}
 		if c[4] != "300" || c[7] != "0" {
-			t.Errorf("row %d: READ ops %s, errors %s; want 300 and 0", i+1, c[4], c[7])
+			t.Errorf("row %d: READ ops %s, not OK %s; want 300 and 0", i+1, c[4], c[7])
 		}
 		if tp, err := strconv.ParseFloat(c[3], 64); err != nil || tp <= 0 {
 			t.Errorf("row %d: throughput %q is not a positive number", i+1, c[3])
@@ -166,7 +166,7 @@ func TestSweepLoad(t *testing.T) {
 	}
 	for _, row := range rows {
 		if row.cells[4] != "200" || row.cells[7] != "0" {
-			t.Errorf("batchsize %s: INSERT ops %s, errors %s; want 200 and 0", row.cells[0], row.cells[4], row.cells[7])
+			t.Errorf("batchsize %s: INSERT ops %s, not OK %s; want 200 and 0", row.cells[0], row.cells[4], row.cells[7])
 		}
 	}
 	if knees := kneeLines(r.stdout); len(knees) != 1 || !strings.Contains(knees[0], "this sweep varies batchsize") {

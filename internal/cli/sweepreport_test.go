@@ -276,7 +276,7 @@ func TestSweepReload(t *testing.T) {
 		}
 		for _, row := range rows {
 			if row.cells[4] != row.cells[0] || row.cells[7] != "0" {
-				t.Errorf("sweep %v: operationcount %s made %s inserts with %s errors, want every one inserted", extra, row.cells[0], row.cells[4], row.cells[7])
+				t.Errorf("sweep %v: operationcount %s made %s inserts with %s not OK, want every one inserted", extra, row.cells[0], row.cells[4], row.cells[7])
 			}
 		}
 		n, err := connect(t, url).Collection("usertable").CountDocuments(context.Background(), map[string]any{})
@@ -337,7 +337,7 @@ func TestSweepReloadTrials(t *testing.T) {
 	}
 	for _, row := range rows {
 		if row.cells[4] != row.cells[0] || row.cells[7] != "0" {
-			t.Errorf("operationcount %s trial %s made %s inserts with %s errors, want every one inserted", row.cells[0], row.cells[1], row.cells[4], row.cells[7])
+			t.Errorf("operationcount %s trial %s made %s inserts with %s not OK, want every one inserted", row.cells[0], row.cells[1], row.cells[4], row.cells[7])
 		}
 	}
 	if c := strings.Count(r.stderr, "loading 50 records into "); c != 6 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -67,11 +68,15 @@ type Spec struct {
 	// intended latency is too.
 	MeasureService  bool
 	MeasureIntended bool
-	Seed            uint64
-	SeedSet         bool
-	HdrFileOutput   bool
-	HdrOutputPath   string
-	ExportFile      string
+	// MeasurementInterval is measurement.interval as the run uses it: op,
+	// intended or both (both by default with a target).
+	MeasurementInterval string
+	Seed                uint64
+	SeedSet             bool
+	HdrFileOutput       bool
+	HdrOutputPath       string
+	// ExportFile receives the summary instead of stdout (exportfile).
+	ExportFile string
 
 	// fieldLength is built here, not in NewCore, so a bad histogram file
 	// is reported with the other input errors, before anything connects.
@@ -224,6 +229,7 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	case mi == "":
 		mi = "op"
 	}
+	s.MeasurementInterval = mi
 	s.MeasureService = mi == "op" || mi == "both"
 	s.MeasureIntended = mi == "intended" || mi == "both"
 	if raw, ok := p.Get("seed"); ok {
@@ -380,7 +386,10 @@ func (r *resolver) percentiles() []float64 {
 		}
 		out = append(out, f)
 	}
-	return out
+	// Printed in ascending order, once each, whatever order they are
+	// listed in.
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // RecordIntended says whether intended latency is measured: whenever the

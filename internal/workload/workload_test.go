@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -119,6 +120,43 @@ func TestResolveTargetMeasuresBoth(t *testing.T) {
 	}
 	if !s.MeasureService || !s.MeasureIntended {
 		t.Errorf("with -target, measurement.interval should default to both: service=%v intended=%v", s.MeasureService, s.MeasureIntended)
+	}
+}
+
+// TestResolveMeasurementInterval: the measurement.interval a run uses, which
+// its results record, whether set or defaulted.
+func TestResolveMeasurementInterval(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		kv   []string
+		want string
+	}{
+		{nil, "op"},
+		{[]string{"target", "500"}, "both"},
+		{[]string{"target", "500", "measurement.interval", "op"}, "op"},
+		{[]string{"measurement.interval", "INTENDED"}, "intended"},
+	}
+	for _, tt := range tests {
+		s, _, err := Resolve(props(append([]string{"recordcount", "10", "operationcount", "10"}, tt.kv...)...), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.MeasurementInterval != tt.want {
+			t.Errorf("%v: measurement.interval %q, want %q", tt.kv, s.MeasurementInterval, tt.want)
+		}
+	}
+}
+
+// TestResolvePercentilesAscending: percentiles come out in ascending order,
+// once each, whatever order hdrhistogram.percentiles lists them in.
+func TestResolvePercentilesAscending(t *testing.T) {
+	t.Parallel()
+	s, _, err := Resolve(props("recordcount", "10", "operationcount", "10", "hdrhistogram.percentiles", "99.9,50, 99,50"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{50, 99, 99.9}; !slices.Equal(s.Percentiles, want) {
+		t.Errorf("percentiles %v, want %v", s.Percentiles, want)
 	}
 }
 

@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+type exportedFigure struct {
+	Metric      string          `json:"metric"`
+	Measurement string          `json:"measurement"`
+	Value       json.RawMessage `json:"value"`
+}
+
+// TestSummaryExport: as in YCSB's Client, the summary goes to exportfile
+// when it is set, else to stdout, in the format of the exporter property;
+// the JSON results file is --out's alone, and records the
+// measurement.interval the run used (both, with -target).
+func TestSummaryExport(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=50"); r.code != 0 {
+		t.Fatalf("load: %s", r.stderr)
+	}
+	tests := []struct {
+		name     string
+		exporter string // "" for the default
+		toFile   bool
+	}{
+		{"text to stdout", "", false},
+		{"text to exportfile", "", true},
+		{"JSON to exportfile", export.JSONExporter, true},
+		{"JSON array to stdout", export.JSONArrayExporter, false},
+		{"JSON array by its pre-0.17 name", "com.yahoo.ycsb.measurements.exporter.JSONArrayMeasurementsExporter", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			resultsFile, exportFile := filepath.Join(dir, "results.json"), filepath.Join(dir, "summary")
+			args := []string{"run", "mongodb", "-P", "workloadc", "-p", "mongodb.url=" + url, "-p", "recordcount=50",
+				"-p", "operationcount=40", "-target", "1000", "--out", resultsFile, "--no-store"}
+			if tt.exporter != "" {
+				args = append(args, "-p", "exporter="+tt.exporter)
+			}
+			if tt.toFile {
+				args = append(args, "-p", "exportfile="+exportFile)
+			}
+			r := mongobench(t, args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			summary := []byte(r.stdout)
+			if tt.toFile {
+				if r.stdout != "" {
+					t.Errorf("the summary went to exportfile, yet stdout holds:\n%s", r.stdout)
+				}
+				var err error
+				if summary, err = os.ReadFile(exportFile); err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(r.stderr, "summary written to "+exportFile) {
+					t.Errorf("stderr does not say where the summary went:\n%s", r.stderr)
+				}
+			} else if _, err := os.Stat(exportFile); err == nil {
+				t.Errorf("exportfile written though not asked for")
+			}
+			var figures []exportedFigure
+			switch tt.exporter {
+			case "":
+				s := parseSummary(t, string(summary))
+				for metric, lines := range s {
+					for name, v := range lines {
+						figures = append(figures, exportedFigure{Metric: metric, Measurement: name, Value: json.RawMessage(v)})
+					}
+				}
+			case export.JSONExporter:
+				dec := json.NewDecoder(bytes.NewReader(summary))
+				for dec.More() {
+					var f exportedFigure
+					if err := dec.Decode(&f); err != nil {
+						t.Fatalf("%v in\n%s", err, summary)
+					}
+					figures = append(figures, f)
+				}
+			default:
+				if err := json.Unmarshal(summary, &figures); err != nil {
+					t.Fatalf("not one JSON array: %v\n%s", err, summary)
+				}
+			}
+			got := map[string]string{}
+			for _, f := range figures {
+				got[f.Metric+"/"+f.Measurement] = string(f.Value)
+			}
+			for _, k := range []string{"OVERALL/RunTime(ms)", "OVERALL/Throughput(ops/sec)", "READ/Operations", "READ/99thPercentileLatency(us)", "Intended-READ/Operations"} {
+				if _, ok := got[k]; !ok {
+					t.Errorf("the summary has no %s:\n%s", k, summary)
+				}
+			}
+			if got["READ/Return=OK"] != "40" {
+				t.Errorf("READ Return=OK is %s, want 40:\n%s", got["READ/Return=OK"], summary)
+			}
+			if _, ok := got["OVERALL/Partial"]; ok {
+				t.Errorf("a run that ended by itself is marked partial:\n%s", summary)
+			}
+			res := readResults(t, resultsFile)
+			if res.Operations != 40 {
+				t.Errorf("results file: %d operations, want 40", res.Operations)
+			}
+			if mi := res.Config["measurement.interval"]; mi != "both" {
+				t.Errorf("results record measurement.interval=%q, want both (the default with -target)", mi)
+			}
+		})
+	}
+}
+
+// TestShortCollection: a run on a collection holding fewer records than
+// recordcount says so in one line before the run, with the share of reads
+// that will find nothing.
+func TestShortCollection(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=30"); r.code != 0 {
+		t.Fatalf("load: %s", r.stderr)
+	}
+	r := mongobench(t, "run", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100",
+		"-p", "operationcount=20", "--no-store")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	dbName := url[strings.LastIndexByte(url, '/')+1:]
+	want := "mongobench: warning: " + dbName + ".usertable holds 30 documents, recordcount is 100: about 70% of reads will be NOT_FOUND; " +
+		`run "mongobench load" with the same properties first, or set recordcount=30` + "\n"
+	if strings.Count(r.stderr, want) != 1 {
+		t.Errorf("stderr lacks, once, the line\n%s\ngot:\n%s", want, r.stderr)
+	}
+	if s := parseSummary(t, r.stdout); s.int(t, "READ", "Return=NOT_FOUND") == 0 {
+		t.Errorf("no NOT_FOUND reads on a collection of 30 of 100 records:\n%s", r.stdout)
+	}
+}
+
+func TestShortCollectionWarning(t *testing.T) {
+	t.Parallel()
+	spec := func(records int64, proportions ...float64) *workload.Spec {
+		s := &workload.Spec{Table: "usertable", RecordCount: records}
+		copy(s.Proportions[:], proportions)
+		return s
+	}
+	tests := []struct {
+		name string
+		spec *workload.Spec
+		n    int64
+		want string
+	}{
+		{"workload c", spec(1000, 1), 300, `ycsb.usertable holds 300 documents, recordcount is 1000: about 70% of reads will be NOT_FOUND; run "mongobench load" with the same properties first, or set recordcount=300`},
+		{"empty", spec(1000, 0.5, 0.5), 0, `ycsb.usertable holds 0 documents, recordcount is 1000: about 100% of reads and updates will be NOT_FOUND; run "mongobench load" with the same properties first`},
+		{"every kind of lookup", spec(1000, 0.2, 0.2, 0.2, 0, 0.2, 0.2), 500, `ycsb.usertable holds 500 documents, recordcount is 1000: about 50% of reads, updates, read-modify-writes and deletes will be NOT_FOUND; run "mongobench load" with the same properties first, or set recordcount=500`},
+		{"one missing of many", spec(1_000_000, 1), 999_999, `ycsb.usertable holds 999999 documents, recordcount is 1000000: under 1% of reads will be NOT_FOUND; run "mongobench load" with the same properties first, or set recordcount=999999`},
+		{"all there", spec(1000, 1), 1000, ""},
+		{"more than recordcount", spec(1000, 1), 5000, ""},
+		// Inserts and scans look no key up.
+		{"inserts only", spec(1000, 0, 0, 1), 0, ""},
+		{"scans only", spec(1000, 0, 0, 0, 1), 10, ""},
+	}
+	for _, tt := range tests {
+		if got := shortCollectionWarning(tt.spec, "ycsb", tt.n); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestAfterTheEnd: no status line for an interval closed after the phase
+// ended with nothing in it; the figures were final at the line before.
+func TestAfterTheEnd(t *testing.T) {
+	t.Parallel()
+	empty := &measure.Interval{StartNs: 12e9, EndNs: 12e9 + 3e6}
+	withOps := &measure.Interval{StartNs: 12e9, EndNs: 12e9 + 3e6, Operations: 2,
+		Measurements: []measure.Measurement{{Name: "READ", Op: db.Read, Service: measure.NewHistogram()}}}
+	cleanupOnly := &measure.Interval{StartNs: 12e9, EndNs: 12e9 + 3e6}
+	cleanupOnly.Status[db.Cleanup][db.OK] = 1
+	tests := []struct {
+		name      string
+		iv        *measure.Interval
+		phaseOver bool
+		want      bool
+	}{
+		{"empty, after the end", empty, true, true},
+		{"empty, while running: a stall is news", empty, false, false},
+		{"operations ended after the boundary", withOps, true, false},
+		{"only a status count", cleanupOnly, true, false},
+	}
+	for _, tt := range tests {
+		if got := afterTheEnd(tt.iv, tt.phaseOver); got != tt.want {
+			t.Errorf("%s: afterTheEnd = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
