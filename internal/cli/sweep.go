@@ -893,7 +893,7 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 	}
 	// The trial's summary stays in memory: an exportfile of the sweep's
 	// properties would be overwritten by every trial.
-	args = append(args, "--out", file, "-p", "exportfile=")
+	args = append(args, "-p", "exportfile=", "--out", file)
 	var stdout bytes.Buffer
 	runEnv := Env{Stdout: &stdout, Stderr: s.stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next(), StderrIsTerminal: s.env.StderrIsTerminal}
 	err := runBench(withCallerSaves(ctx), s.o.command, args, runEnv)
