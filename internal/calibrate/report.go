@@ -51,6 +51,10 @@ func WriteReport(w io.Writer, r *Report) error {
 		over := ""
 		if pt.OverheadPct != nil {
 			over = fmt.Sprintf("%+.1f%%", *pt.OverheadPct)
+			if over == "-0.0%" {
+				// An overhead too small to show has no sign either.
+				over = "+0.0%"
+			}
 		}
 		p("%s", row(pt.Name, pt.Threads, "mongobench", pt.Mongobench, over))
 		if pt.Bare != nil {

@@ -153,14 +153,14 @@ func Knee(points []Point, opts KneeOptions) KneeResult {
 	prev := pts[n-2]
 	gain := r.Last.Throughput/prev.Throughput - 1
 	if gain >= opts.MinThroughputGain {
-		r.NoKneeReason = fmt.Sprintf("throughput still rising at the last point: %+.0f%% from %s to %s %s",
-			100*gain, formatX(prev.X), formatX(r.Last.X), opts.XLabel)
+		r.NoKneeReason = fmt.Sprintf("throughput still rising at the last point: %s from %s to %s %s",
+			signedPercent(100*gain), formatX(prev.X), formatX(r.Last.X), opts.XLabel)
 	} else {
 		// The last step is flat; had p99 jumped it would be a knee (nothing
 		// follows it to take it back), so latency stayed put.
 		growth := r.Last.P99/prev.P99 - 1
-		r.NoKneeReason = fmt.Sprintf("throughput levels off (%+.0f%% from %s to %s %s) but p99 grows only %+.0f%%, not the more than %+.0f%% that marks saturation",
-			100*gain, formatX(prev.X), formatX(r.Last.X), opts.XLabel, 100*growth, 100*opts.MinLatencyGrowth)
+		r.NoKneeReason = fmt.Sprintf("throughput levels off (%s from %s to %s %s) but p99 grows only %s, not the more than %s that marks saturation",
+			signedPercent(100*gain), formatX(prev.X), formatX(r.Last.X), opts.XLabel, signedPercent(100*growth), signedPercent(100*opts.MinLatencyGrowth))
 	}
 	if rejected >= 0 {
 		k := rejected
@@ -170,8 +170,8 @@ func Knee(points []Point, opts KneeOptions) KneeResult {
 				best = j
 			}
 		}
-		r.NoKneeReason += fmt.Sprintf("; the stall at %s %s was noise: throughput rose %+.0f%% beyond it by %s %s",
-			formatX(pts[k].X), opts.XLabel, 100*(pts[best].Throughput/pts[k].Throughput-1), formatX(pts[best].X), opts.XLabel)
+		r.NoKneeReason += fmt.Sprintf("; the stall at %s %s was noise: throughput rose %s beyond it by %s %s",
+			formatX(pts[k].X), opts.XLabel, signedPercent(100*(pts[best].Throughput/pts[k].Throughput-1)), formatX(pts[best].X), opts.XLabel)
 	}
 	return r
 }
@@ -272,4 +272,14 @@ func p99Overlap(a, b Point) bool {
 		return p.P99
 	}
 	return lo(a) <= hi(b) && lo(b) <= hi(a)
+}
+
+// signedPercent prints a change in percent with its sign, "+12%"; a change
+// that rounds to nothing prints "+0%", never "-0%".
+func signedPercent(v float64) string {
+	s := fmt.Sprintf("%+.0f%%", v)
+	if s == "-0%" {
+		return "+0%"
+	}
+	return s
 }

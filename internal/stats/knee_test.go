@@ -368,3 +368,22 @@ func TestKneeWithinNoise(t *testing.T) {
 		}
 	}
 }
+
+func TestSignedPercent(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{12.4, "+12%"},
+		{-12.6, "-13%"},
+		{0, "+0%"},
+		{-0.3, "+0%"}, // rounds to nothing: no minus sign
+		{0.4, "+0%"},
+	}
+	for _, tt := range tests {
+		if got := signedPercent(tt.in); got != tt.want {
+			t.Errorf("signedPercent(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
