@@ -82,6 +82,8 @@ func TestBadInput(t *testing.T) {
 			"hdrhistogram.output.path=" + badFile + "/: " + badFile + " is not a directory: expected a prefix of file names in an existing directory, such as hdr/run-"},
 		{"exportfile in a missing directory", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "exportfile=" + filepath.Join(dir, "nodir", "summary.txt")},
 			"exportfile=" + filepath.Join(dir, "nodir", "summary.txt") + ": directory " + filepath.Join(dir, "nodir") + " does not exist: expected a file in an existing directory"},
+		{"exportfile is --out", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "exportfile=" + filepath.Join(dir, "r.json"), "--out", dir + "/./r.json"},
+			"exportfile=" + filepath.Join(dir, "r.json") + " and --out " + dir + "/./r.json name the same file: the summary goes to exportfile, the JSON results to --out, each to a file of its own"},
 		{"exportfile is a directory", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "exportfile=" + dir},
 			"exportfile=" + dir + " is a directory: expected the path of a file to write"},
 		{"write concern", []string{"load", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "mongodb.writeConcern=safe"},

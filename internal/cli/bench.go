@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,6 +106,9 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 	if spec.ExportFile != "" {
 		if err := checkOutputFile("exportfile", spec.ExportFile); err != nil {
 			return nil, badInput{err}
+		}
+		if a.out != "" && filepath.Clean(a.out) == filepath.Clean(spec.ExportFile) {
+			return nil, badInputf("exportfile=%s and --out %s name the same file: the summary goes to exportfile, the JSON results to --out, each to a file of its own", spec.ExportFile, a.out)
 		}
 	}
 	if spec.HdrFileOutput {
