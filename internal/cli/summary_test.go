@@ -203,3 +203,25 @@ func TestAfterTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepRowCountsNotFound: a sweep's row counts NOT_FOUND with the
+// failures, in a column named for what it counts; it said "errors 0"
+// beside 686 NOT_FOUND of 1000 reads.
+func TestSweepRowCountsNotFound(t *testing.T) {
+	t.Parallel()
+	res := synthResults(t, resultsSpec{throughput: 1000, latencyUs: map[string]int64{"READ": 1000}})
+	res.Status["READ"]["OK"] = 314
+	res.Status["READ"]["NOT_FOUND"] = 686
+	var out bytes.Buffer
+	s := &sweeper{o: &sweepOptions{dims: []sweepDim{{name: "threadcount", values: []string{"4"}}}}, ops: []string{"READ"}, env: Env{Stdout: &out}}
+	table := newSweepTable(s)
+	table.header()
+	table.trialRow(&sweepPoint{values: map[string]string{"threadcount": "4"}}, trialRun{trial: 1, res: res, figures: figuresOf(res, serviceLatency)}, "")
+	head, rows, _ := sweepRows(t, out.String(), 1)
+	if !strings.Contains(head, "  "+notOKFigure+"  ") {
+		t.Fatalf("header %q has no %q column", head, notOKFigure)
+	}
+	if len(rows) != 1 || rows[0].cells[len(rows[0].cells)-1] != "686" {
+		t.Errorf("row %+v, want 686 operations not OK last:\n%s", rows, out.String())
+	}
+}
