@@ -24,6 +24,11 @@ type Options struct {
 	// Threads is the number of workers, which sizes the rings so that their
 	// total stays bounded.
 	Threads int
+	// ScheduleLag records, for every operation, how long after its intended
+	// start it actually started (Summary.ScheduleLag): the part of intended
+	// latency that is the client's own. Only an open-loop schedule gives
+	// it a meaning.
+	ScheduleLag bool
 }
 
 const (
@@ -66,6 +71,7 @@ type Collector struct {
 	ivHist    [db.NumOps][2]histPair
 	totHist   [db.NumOps][2]histPair
 	intervals []IntervalStats
+	lag       *hdrhistogram.Histogram
 	clamped   int64
 	invalid   int64
 	errSlots  map[int64]int64 // failed operations per errorSlot of end time
@@ -251,6 +257,9 @@ func (c *Collector) add(s *sample) {
 	}
 	c.cur.status[op][st]++
 	if s.flags&flagPart == 0 && CountsAsOperation(op) {
+		if c.opts.ScheduleLag {
+			c.record(&c.lag, s.start-s.intended)
+		}
 		c.cur.ops++
 		if isFailure(st) {
 			c.cur.failed++
@@ -370,7 +379,11 @@ func (c *Collector) buildSummary(end int64) *Summary {
 		Intervals:    c.intervals,
 		Clamped:      c.clamped,
 		Invalid:      c.invalid,
+		ScheduleLag:  c.lag,
 		ErrorWindows: errorWindows(c.errSlots),
+	}
+	if c.opts.ScheduleLag && s.ScheduleLag == nil {
+		s.ScheduleLag = NewHistogram()
 	}
 	c.mu.Lock()
 	for _, r := range c.recorders {

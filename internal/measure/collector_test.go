@@ -508,3 +508,41 @@ func BenchmarkRecordParallel(b *testing.B) {
 	s := c.Stop()
 	b.ReportMetric(float64(s.RecordStalls)/float64(b.N), "stalls/op")
 }
+
+// TestCollectorScheduleLag: the lag is start − intended of every operation,
+// in µs; parts of a composite operation and what is not an operation
+// (INSERT-BATCH, VERIFY) are left out, failures are not.
+func TestCollectorScheduleLag(t *testing.T) {
+	t.Parallel()
+	for _, on := range []bool{false, true} {
+		c, fc := newFakeCollector(Options{Service: true, Intended: true, ScheduleLag: on})
+		r := c.NewRecorder()
+		c.Start(nil)
+		r.Record(db.Read, db.OK, 1*ms, 1*ms+7_000, 2*ms)            // 7 µs
+		r.Record(db.Update, db.Error, 2*ms, 2*ms+30_999, 3*ms)      // 30 µs, truncated
+		r.RecordPart(db.Read, db.OK, 3*ms, 3*ms+900_000, 4*ms)      // a part: not counted
+		r.Record(db.ReadModifyWrite, db.OK, 3*ms, 3*ms+5_000, 4*ms) // 5 µs
+		r.Record(db.InsertBatch, db.OK, 4*ms, 5*ms, 6*ms)           // not an operation
+		r.Record(db.Read, db.OK, 6*ms, 8*ms+500_000, 9*ms)          // 2500 µs: late
+		fc.ns.Store(10 * ms)
+		s := c.Stop()
+		if !on {
+			if s.ScheduleLag != nil {
+				t.Errorf("schedule lag recorded without ScheduleLag: %d values", s.ScheduleLag.TotalCount())
+			}
+			continue
+		}
+		h := s.ScheduleLag
+		got := Percentiles(h, []float64{0, 50, 75, 100})
+		want := []int64{5, 7, 30, 2500}
+		for i := range want {
+			if !h.ValuesAreEquivalent(got[i], want[i]) {
+				t.Errorf("lag %d values, min/p50/p75/max %v µs, want 4 values, %v", h.TotalCount(), got, want)
+				break
+			}
+		}
+		if h.TotalCount() != 4 {
+			t.Errorf("lag holds %d values, want 4", h.TotalCount())
+		}
+	}
+}

@@ -104,6 +104,13 @@ type Summary struct {
 	// ErrorWindows are the stretches of the run in which operations failed
 	// (status other than OK and NOT_FOUND), in time order.
 	ErrorWindows []ErrorWindow
+	// ScheduleLag is, in µs, how long after its intended start each
+	// operation started (actual start − intended start): with an open-loop
+	// schedule, the client's own share of intended latency, which is
+	// service latency plus this lag. In a batched load a record's lag
+	// includes its wait for the batch to be sent. Nil when not recorded
+	// (Options.ScheduleLag).
+	ScheduleLag *hdrhistogram.Histogram
 }
 
 // Runtime returns the length of the run.
