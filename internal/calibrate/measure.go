@@ -214,7 +214,7 @@ func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point
 		Seed:         seed,
 		NewDB:        client.NewDB,
 		Collector:    collector,
-		Clock:        clock,
+		Clock:        runner.SystemClock(clock),
 	}, nil)
 	summary := collector.Stop()
 	if err == nil {

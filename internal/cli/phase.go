@@ -62,6 +62,9 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		Service:  true, // whatever the summary prints, results always compare on it
 		Intended: spec.RecordIntended(),
 		Threads:  spec.Threads,
+		// The client's own share of intended latency, which only a
+		// schedule gives.
+		ScheduleLag: spec.Target > 0,
 	}, clock)
 	progress := &runner.Progress{}
 
@@ -170,7 +173,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		Seed:         pc.seed,
 		NewDB:        pc.client.NewDB,
 		Collector:    collector,
-		Clock:        clock,
+		Clock:        runner.SystemClock(clock),
 		Stop:         pc.interrupt.stopped(),
 		Grace:        stopGrace,
 		ErrorStop:    rateRule.stop(),

@@ -47,7 +47,7 @@ func (d nopDB) InsertBatch(_ context.Context, _ string, keys []string, _ [][]db.
 
 func (d nopDB) Close() error { return nil }
 
-func benchSpec(b *testing.B, transactions bool, threads int, kv ...string) *workload.Spec {
+func benchSpec(b testing.TB, transactions bool, threads int, kv ...string) *workload.Spec {
 	b.Helper()
 	p := workload.NewProperties()
 	for k, v := range map[string]string{
@@ -73,7 +73,7 @@ func BenchmarkSessionRead(b *testing.B) {
 	clock := measure.NewClock()
 	c := measure.NewCollector(measure.Options{Threads: 1}, clock)
 	var calls, abandoned atomic.Int64
-	s := &session{db: nopDB{&calls}, rec: c.NewRecorder(), clock: clock, runCtx: context.Background(), abandoned: &abandoned}
+	s := &session{db: nopDB{&calls}, rec: c.NewRecorder(), clock: SystemClock(clock), runCtx: context.Background(), abandoned: &abandoned}
 	c.Start(nil)
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -117,7 +117,7 @@ func BenchmarkRunNop(b *testing.B) {
 			b.ResetTimer()
 			_, err = Run(context.Background(), Config{
 				Core: core, Transactions: c.transactions, Threads: c.threads, Operations: int64(b.N),
-				BatchSize: c.batch, Seed: 1, Clock: clock, Collector: collector,
+				BatchSize: c.batch, Seed: 1, Clock: SystemClock(clock), Collector: collector,
 				NewDB: func() db.DB { return nopDB{&calls} },
 			}, nil)
 			b.StopTimer()
@@ -131,6 +131,57 @@ func BenchmarkRunNop(b *testing.B) {
 			// A binding that answers at once records faster than any
 			// server lets it: stalls here bound those of a real run.
 			b.ReportMetric(float64(sum.RecordStalls)/float64(b.N), "stalls/op")
+		})
+	}
+}
+
+// runtimeTimers is the system clock waiting on Go's own timers only, the
+// wait of last resort, to compare with the precise one.
+type runtimeTimers struct{ systemClock }
+
+func (r runtimeTimers) NewTimer() Timer { return newGoTimer(r.c) }
+
+// BenchmarkScheduleLag measures how long after its due time an operation
+// starts at -target 2000 with 4 workers, against a binding that answers at
+// once: the client's own share of every intended latency. ns/op is the
+// schedule's period; lag-p50-us and lag-p99-us are the figures.
+func BenchmarkScheduleLag(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		clock func(measure.Clock) Clock
+	}{
+		{"timer=precise", SystemClock},
+		{"timer=runtime", func(c measure.Clock) Clock { return runtimeTimers{systemClock{c}} }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			const threads = 4
+			spec := benchSpec(b, true, threads)
+			core, err := workload.NewCore(spec, spec.RecordCount, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			clock := measure.NewClock()
+			collector := measure.NewCollector(measure.Options{Threads: threads, ScheduleLag: true}, clock)
+			var calls atomic.Int64
+			collector.Start(nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			_, err = Run(context.Background(), Config{
+				Core: core, Transactions: true, Threads: threads, Operations: int64(b.N), Target: 2000,
+				Seed: 1, Clock: c.clock(clock), Collector: collector,
+				NewDB: func() db.DB { return nopDB{&calls} },
+			}, nil)
+			b.StopTimer()
+			sum := collector.Stop()
+			if err != nil {
+				b.Fatal(err)
+			}
+			lag := sum.ScheduleLag
+			if lag.TotalCount() != int64(b.N) {
+				b.Fatalf("%d lags for %d operations", lag.TotalCount(), b.N)
+			}
+			b.ReportMetric(float64(lag.ValueAtQuantile(50)), "lag-p50-us")
+			b.ReportMetric(float64(lag.ValueAtQuantile(99)), "lag-p99-us")
 		})
 	}
 }

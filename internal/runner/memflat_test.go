@@ -169,7 +169,7 @@ func runMeasuringMemory(t *testing.T, name string, threads int, checkpoints []in
 	collector.Start(nil)
 	_, err = Run(context.Background(), Config{
 		Core: core, Transactions: true, Threads: threads, Operations: total,
-		Seed: 1, Clock: clock, Collector: collector,
+		Seed: 1, Clock: SystemClock(clock), Collector: collector,
 		NewDB: func() db.DB { return nopDB{&calls} },
 	}, progress)
 	sum := collector.Stop()

@@ -34,7 +34,9 @@ type Config struct {
 
 	NewDB     func() db.DB
 	Collector *measure.Collector
-	Clock     measure.Clock
+	// Clock is the time of every timestamp (that of the collector's
+	// clock) and of every wait: SystemClock in a run.
+	Clock Clock
 
 	// Stop, when closed, ends the phase early: workers start no new
 	// operation, and operations still running after Grace are cancelled.
@@ -51,7 +53,7 @@ type Config struct {
 type Result struct {
 	StartNs, EndNs int64
 	Started        int64 // operations started (slots claimed and run)
-	LateStarts     int64 // open loop: operations that started over 1 ms after their scheduled time
+	LateStarts     int64 // open loop: operations that started over 1 ms after their scheduled time, counted once their worker woke
 	Abandoned      int64 // operations cut short by the end of the phase, not recorded
 	Stopped        bool  // ended by Stop rather than by its own limits
 	TimedOut       bool  // ended by MaxTime
@@ -89,11 +91,11 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 	// still time operations out one by one.
 	var timedOut atomic.Bool
 	if cfg.MaxTime > 0 {
-		t := time.AfterFunc(cfg.MaxTime, func() {
+		stop := cfg.Clock.AfterFunc(cfg.MaxTime, func() {
 			timedOut.Store(true)
 			cancel()
 		})
-		defer t.Stop()
+		defer stop()
 	}
 	stopping := make(chan struct{})
 	var stopOnce sync.Once
@@ -119,11 +121,10 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 				if grace <= 0 {
 					grace = 5 * time.Second
 				}
-				select {
-				case <-time.After(grace):
-					cancel()
-				case <-runCtx.Done():
-				}
+				// cancel ends runCtx, so the timer needs no waiting for.
+				stop := cfg.Clock.AfterFunc(grace, cancel)
+				<-runCtx.Done()
+				stop()
 			case <-runCtx.Done():
 			}
 		}()
@@ -156,6 +157,39 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 	for i := range recorders {
 		recorders[i] = cfg.Collector.NewBurstRecorder(burst)
 	}
+	// quit ends every wait for a due time when the phase stops or is cut
+	// off. The timers belong to the phase, not to their workers, so that
+	// none is woken after it is closed.
+	var timers []Timer
+	quit := make(chan struct{})
+	if period > 0 {
+		woken := make(chan struct{})
+		timers = make([]Timer, cfg.Threads)
+		for i := range timers {
+			timers[i] = cfg.Clock.NewTimer()
+		}
+		workersDone := make(chan struct{})
+		defer func() {
+			close(workersDone)
+			<-woken
+			for _, t := range timers {
+				t.Close()
+			}
+		}()
+		go func() {
+			defer close(woken)
+			select {
+			case <-stopping:
+			case <-runCtx.Done():
+			case <-workersDone:
+				return
+			}
+			close(quit)
+			for _, t := range timers {
+				t.Wake()
+			}
+		}()
+	}
 	for id := 0; id < cfg.Threads; id++ {
 		wg.Add(1)
 		go func(id int) {
@@ -168,10 +202,10 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 			}
 			w := cfg.Core.NewWorker(id, cfg.Seed, cfg.BatchSize)
 			batching := !cfg.Transactions && cfg.BatchSize > 1
-			// One timer per worker, reset for every wait: the schedule
-			// must not allocate per operation.
-			timer := time.NewTimer(time.Hour)
-			timer.Stop()
+			var timer Timer
+			if timers != nil {
+				timer = timers[id]
+			}
 			for {
 				if runCtx.Err() != nil {
 					break
@@ -185,16 +219,24 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 				if slot >= limit {
 					break
 				}
-				intended := cfg.Clock.Now()
+				var intended int64
 				if period > 0 {
+					// From the schedule, never from when the worker
+					// woke: the wait for a late worker is the
+					// operation's, as it would be a user's.
 					intended = start + int64(float64(slot)*period)
-					if wait := intended - cfg.Clock.Now(); wait > 0 {
-						if !sleepUntil(runCtx, stopping, timer, time.Duration(wait)) {
-							break
-						}
-					} else if -wait > int64(lateThreshold) {
+					// A time limit reached during the wait ends the
+					// phase before this operation, not with it cut short.
+					if !timer.WaitUntil(intended, quit) || runCtx.Err() != nil {
+						break
+					}
+					// Late by when the worker really started, after
+					// waking: the wake-up itself can make it so.
+					if cfg.Clock.Now()-intended > int64(lateThreshold) {
 						late.Add(1)
 					}
+				} else {
+					intended = cfg.Clock.Now()
 				}
 				progress.started.Add(1)
 				s.intended = intended
@@ -235,19 +277,4 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 	res.ErrorLimit = failures.reached.Load()
 	res.DuplicateKeys = failures.duplicates.Load()
 	return res, nil
-}
-
-// sleepUntil waits d unless the phase ends first; it reports whether the
-// worker should go on.
-func sleepUntil(ctx context.Context, stopping <-chan struct{}, t *time.Timer, d time.Duration) bool {
-	t.Reset(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	case <-stopping:
-		return false
-	}
 }

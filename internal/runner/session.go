@@ -16,7 +16,7 @@ type session struct {
 	db       db.DB
 	batch    db.BatchInserter // nil when the binding cannot batch
 	rec      *measure.Recorder
-	clock    measure.Clock
+	clock    Clock
 	runCtx   context.Context
 	intended int64   // intended start of the current operation
 	pending  []int64 // intended starts of the records waiting in a load batch
