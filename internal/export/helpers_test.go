@@ -107,6 +107,8 @@ func testSummary(t testing.TB) *measure.Summary {
 		},
 		RecordStalls: 7,
 		Clamped:      1,
+		// Every operation started 100 µs behind schedule.
+		ScheduleLag: hist(t, plus(make([]int64, 2005), 100)...),
 	}
 	s.Status[db.Read][db.OK] = 1000
 	s.Status[db.Read][db.NotFound] = 2

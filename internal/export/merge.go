@@ -56,6 +56,9 @@ func Merge(parts ...*Results) (*Results, error) {
 		m.Operations += s.Operations
 		m.RecordStalls += s.RecordStalls
 		m.Clamped += s.Clamped
+		if err := mergeHistogram(&m.ScheduleLag, s.ScheduleLag); err != nil {
+			return nil, fmt.Errorf("merge: part %d, schedule lag: %w", i+1, err)
+		}
 		for op := range s.Status {
 			for st, n := range s.Status[op] {
 				m.Status[op][st] += n

@@ -22,6 +22,8 @@ func clientResults(t *testing.T, start time.Time, label string, config map[strin
 		Operations:   int64(len(reads)),
 		Measurements: []measure.Measurement{{Name: "READ", Op: db.Read, Service: h}},
 		RecordStalls: 1,
+		// Each read started as many µs behind schedule as it took.
+		ScheduleLag: hist(t, reads...),
 		Intervals: []measure.IntervalStats{{
 			EndNs: 10 * int64(time.Second), Operations: int64(len(reads)), OpsPerSec: float64(len(reads)) / 10,
 			Measurements: []measure.MeasurementStats{{Name: "READ", Op: db.Read, Service: &ls}},
@@ -53,6 +55,9 @@ func TestMerge(t *testing.T) {
 	// The merged histogram is exactly the one of all the reads.
 	if want := hist(t, span(1, 1000, 1)...); !s.Measurements[0].Service.Equals(want) {
 		t.Error("merged READ histogram differs from the histogram of all reads")
+	}
+	if want := hist(t, span(1, 1000, 1)...); !s.ScheduleLag.Equals(want) {
+		t.Error("merged schedule lag differs from the lag of all reads")
 	}
 	read := m.Measurements[0].Service
 	if read.Count != 1000 || read.PercentilesUs["50"] != 500 || read.PercentilesUs["99.9"] != 999 || read.MeanUs != 500.5 {

@@ -59,6 +59,10 @@ type Results struct {
 	Status map[string]map[string]int64 `json:"status"`
 	// Intervals is the time series of the status intervals.
 	Intervals []IntervalResult `json:"intervals"`
+	// ScheduleLag is how long after its intended start each operation
+	// actually started, with -target: the client's own share of intended
+	// latency (see measure.Summary.ScheduleLag). Absent in closed loop.
+	ScheduleLag *LatencyResult `json:"schedule_lag,omitempty"`
 
 	// ErrorWindows are the stretches in which operations failed (outages).
 	ErrorWindows []ErrorWindowResult `json:"error_windows,omitempty"`
@@ -184,6 +188,10 @@ func NewResults(s *measure.Summary, meta Meta) (*Results, error) {
 			r.Status[name][db.Status(st).String()] = n
 		}
 	}
+	var err error
+	if r.ScheduleLag, err = histogramResult(s.ScheduleLag); err != nil {
+		return nil, fmt.Errorf("schedule lag: %w", err)
+	}
 	for _, w := range s.ErrorWindows {
 		r.ErrorWindows = append(r.ErrorWindows, ErrorWindowResult{
 			StartS: float64(w.StartNs-s.StartNs) / 1e9,
@@ -279,6 +287,10 @@ func (r *Results) Summary() (*measure.Summary, error) {
 		Operations:   r.Operations,
 		RecordStalls: r.RecordStalls,
 		Clamped:      r.ClampedValues,
+	}
+	var err error
+	if s.ScheduleLag, err = decodeHistogram(r.ScheduleLag); err != nil {
+		return nil, fmt.Errorf("results schedule lag: %w", err)
 	}
 	for _, w := range r.ErrorWindows {
 		s.ErrorWindows = append(s.ErrorWindows, measure.ErrorWindow{

@@ -110,6 +110,9 @@ func TestResultsRoundTrip(t *testing.T) {
 			t.Errorf("%s: decoded histograms differ from the recorded ones", m.Name)
 		}
 	}
+	if !back.ScheduleLag.Equals(orig.ScheduleLag) {
+		t.Error("decoded schedule lag differs from the recorded one")
+	}
 	if back.Status != orig.Status || back.Operations != orig.Operations || back.Runtime() != orig.Runtime() {
 		t.Error("status counts, operations or runtime differ")
 	}

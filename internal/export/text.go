@@ -173,3 +173,24 @@ func anyStatus(counts *[db.NumStatuses]int64) bool {
 	}
 	return false
 }
+
+// ScheduleLagLines are the summary's lines of the schedule lag (how long
+// after their intended start operations started), in µs, so that a reader
+// sees how much of the intended latency is the client's own; none when the
+// lag was not recorded (closed loop):
+//
+//	[CLIENT], ScheduleLagP50(us), 12
+//	[CLIENT], ScheduleLagP99(us), 95
+//	[CLIENT], ScheduleLagMax(us), 1203
+func ScheduleLagLines(s *measure.Summary) []string {
+	h := s.ScheduleLag
+	if h == nil {
+		return nil
+	}
+	p := measure.Percentiles(h, []float64{50, 99})
+	return []string{
+		"[CLIENT], ScheduleLagP50(us), " + strconv.FormatInt(p[0], 10),
+		"[CLIENT], ScheduleLagP99(us), " + strconv.FormatInt(p[1], 10),
+		"[CLIENT], ScheduleLagMax(us), " + strconv.FormatInt(h.Max(), 10),
+	}
+}

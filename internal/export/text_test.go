@@ -2,8 +2,11 @@ package export
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
@@ -197,5 +200,34 @@ func TestWriteTextStatusWithoutSection(t *testing.T) {
 	}
 	if got := lines[[2]string{"DELETE", "Operations"}]; got != "0" {
 		t.Errorf("Operations = %q, want 0", got)
+	}
+}
+
+// TestScheduleLagLines: p50, p99 and max of the lag, in that order; none
+// without a lag (closed loop).
+func TestScheduleLagLines(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		lag  *hdrhistogram.Histogram
+		want []string
+	}{
+		{"closed loop", nil, nil},
+		{"1..1000 µs", hist(t, span(1, 1000, 1)...), []string{
+			"[CLIENT], ScheduleLagP50(us), 500",
+			"[CLIENT], ScheduleLagP99(us), 990",
+			"[CLIENT], ScheduleLagMax(us), 1000",
+		}},
+		{"no operation", hist(t), []string{
+			"[CLIENT], ScheduleLagP50(us), 0",
+			"[CLIENT], ScheduleLagP99(us), 0",
+			"[CLIENT], ScheduleLagMax(us), 0",
+		}},
+	}
+	for _, tc := range cases {
+		got := ScheduleLagLines(&measure.Summary{ScheduleLag: tc.lag})
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
