@@ -341,6 +341,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			fmt.Fprintln(summary, l)
 		}
 	}
+	for _, l := range export.ScheduleLagLines(out.summary) {
+		fmt.Fprintln(summary, l)
+	}
 	if obsv.client != nil {
 		for _, l := range obsv.client.summaryLines() {
 			fmt.Fprintln(summary, l)
@@ -354,8 +357,12 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err := summary.close(); err != nil {
 		return err
 	}
-	if out.result.LateStarts > 0 || out.result.Abandoned > 0 {
+	// Without -target there is no schedule to be behind.
+	switch {
+	case spec.Target > 0 && (out.result.LateStarts > 0 || out.result.Abandoned > 0):
 		fmt.Fprintf(env.Stderr, "mongobench: %d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted\n", out.result.LateStarts, out.result.Abandoned)
+	case out.result.Abandoned > 0:
+		fmt.Fprintf(env.Stderr, "mongobench: %d operations were cut short by the end of the phase and not counted\n", out.result.Abandoned)
 	}
 	if cfg.args.out != "" || results != nil {
 		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName, obsv)

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -291,37 +290,61 @@ func TestSeedCommandLines(t *testing.T) {
 	}
 }
 
-// TestTargetRate checks the open-loop schedule: -target 500 for 4 s gives
-// about 2,000 operations, and intended latency is never below service
-// latency.
-func TestTargetRate(t *testing.T) {
-	// Not parallel: the schedule is checked on an otherwise idle machine.
+// TestTargetFigures: with -target, every operation runs, intended latency
+// is never below service latency, and the schedule lag is in the summary
+// and the results file; without, none of it, nor a word of a schedule.
+// The schedule's timing itself is the runner's unit tests' (a fake clock).
+func TestTargetFigures(t *testing.T) {
 	url := freshURL(t)
 	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100"); r.code != 0 {
 		t.Fatalf("load exit %d: %s", r.code, r.stderr)
 	}
-	out := filepath.Join(t.TempDir(), "r.json")
-	r := mongobench(t, "run", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100",
-		"-p", "operationcount=0", "-p", "maxexecutiontime=4", "-target", "500", "-threads", "32", "--out", out)
-	if r.code != 0 {
-		t.Fatalf("run exit %d: %s", r.code, r.stderr)
-	}
-	s := parseSummary(t, r.stdout)
-	n := s.int(t, "READ", "Operations")
-	if math.Abs(float64(n)-2000)/2000 > 0.05 {
-		t.Errorf("%d operations at -target 500 for 4 s, want 2000 ± 5%%; stderr: %s", n, r.stderr)
-	}
-	if _, ok := s["Intended-READ"]; !ok {
-		t.Fatalf("no [Intended-READ] section with -target:\n%s", r.stdout)
-	}
-	res := readResults(t, out)
-	for _, m := range res.Measurements {
-		if m.Service == nil || m.Intended == nil {
-			t.Fatalf("%s: service and intended latency both expected", m.Name)
+	for _, target := range []string{"", "1000"} {
+		out := filepath.Join(t.TempDir(), "r.json")
+		args := []string{"run", "mongodb", "-P", "workloadc", "-p", "mongodb.url=" + url, "-p", "recordcount=100",
+			"-p", "operationcount=200", "-threads", "4", "--out", out}
+		if target != "" {
+			args = append(args, "-target", target)
 		}
-		for p, sv := range m.Service.PercentilesUs {
-			if iv := m.Intended.PercentilesUs[p]; iv < sv {
-				t.Errorf("%s p%s: intended %d µs < service %d µs", m.Name, p, iv, sv)
+		r := mongobench(t, args...)
+		if r.code != 0 {
+			t.Fatalf("target %q: run exit %d: %s", target, r.code, r.stderr)
+		}
+		s := parseSummary(t, r.stdout)
+		if n := s.int(t, "READ", "Operations"); n != 200 {
+			t.Errorf("target %q: %d operations, want 200", target, n)
+		}
+		res := readResults(t, out)
+		if target == "" {
+			if _, ok := s["CLIENT"]["ScheduleLagP50(us)"]; ok || res.ScheduleLag != nil {
+				t.Errorf("closed loop: a schedule lag in the summary or results:\n%s", r.stdout)
+			}
+			if strings.Contains(r.stderr, "behind schedule") {
+				t.Errorf("closed loop: stderr speaks of a schedule: %s", r.stderr)
+			}
+			continue
+		}
+		if _, ok := s["Intended-READ"]; !ok {
+			t.Fatalf("no [Intended-READ] section with -target:\n%s", r.stdout)
+		}
+		for _, m := range res.Measurements {
+			if m.Service == nil || m.Intended == nil {
+				t.Fatalf("%s: service and intended latency both expected", m.Name)
+			}
+			for p, sv := range m.Service.PercentilesUs {
+				if iv := m.Intended.PercentilesUs[p]; iv < sv {
+					t.Errorf("%s p%s: intended %d µs < service %d µs", m.Name, p, iv, sv)
+				}
+			}
+		}
+		// The summary's lag lines are the results file's histogram.
+		lag := res.ScheduleLag
+		if lag == nil || lag.Count != 200 {
+			t.Fatalf("results schedule lag %+v, want 200 values", lag)
+		}
+		for name, want := range map[string]int64{"ScheduleLagP50(us)": lag.PercentilesUs["50"], "ScheduleLagP99(us)": lag.PercentilesUs["99"], "ScheduleLagMax(us)": lag.MaxUs} {
+			if got := s.int(t, "CLIENT", name); got != want {
+				t.Errorf("[CLIENT], %s, %d; the results file says %d", name, got, want)
 			}
 		}
 	}
