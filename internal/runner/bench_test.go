@@ -2,12 +2,15 @@ package runner
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/selfmon"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -139,12 +142,13 @@ func BenchmarkRunNop(b *testing.B) {
 // wait of last resort, to compare with the precise one.
 type runtimeTimers struct{ systemClock }
 
-func (r runtimeTimers) NewTimer() Timer { return newGoTimer(r.c) }
+func (r runtimeTimers) NewTimer(maxSpin time.Duration) Timer { return newGoTimer(r.c, maxSpin) }
 
 // BenchmarkScheduleLag measures how long after its due time an operation
 // starts at -target 2000 with 4 workers, against a binding that answers at
 // once: the client's own share of every intended latency. ns/op is the
-// schedule's period; lag-p50-us and lag-p99-us are the figures.
+// schedule's period; lag-p50-us and lag-p99-us are the figures, cpu-us/op
+// what the whole process spent per operation (waits and yields included).
 func BenchmarkScheduleLag(b *testing.B) {
 	for _, c := range []struct {
 		name  string
@@ -165,6 +169,7 @@ func BenchmarkScheduleLag(b *testing.B) {
 			var calls atomic.Int64
 			collector.Start(nil)
 			b.ReportAllocs()
+			cpu0, cpuErr := selfmon.ProcessCPU(os.Getpid())
 			b.ResetTimer()
 			_, err = Run(context.Background(), Config{
 				Core: core, Transactions: true, Threads: threads, Operations: int64(b.N), Target: 2000,
@@ -182,6 +187,9 @@ func BenchmarkScheduleLag(b *testing.B) {
 			}
 			b.ReportMetric(float64(lag.ValueAtQuantile(50)), "lag-p50-us")
 			b.ReportMetric(float64(lag.ValueAtQuantile(99)), "lag-p99-us")
+			if cpu1, err := selfmon.ProcessCPU(os.Getpid()); err == nil && cpuErr == nil {
+				b.ReportMetric(float64(cpu1-cpu0)/1e3/float64(b.N), "cpu-us/op")
+			}
 		})
 	}
 }

@@ -166,7 +166,7 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 		woken := make(chan struct{})
 		timers = make([]Timer, cfg.Threads)
 		for i := range timers {
-			timers[i] = cfg.Clock.NewTimer()
+			timers[i] = cfg.Clock.NewTimer(spinCap(cfg.Target))
 		}
 		workersDone := make(chan struct{})
 		defer func() {

@@ -67,7 +67,7 @@ func (c *fakeClock) advance(d time.Duration) {
 	c.moveTo(func(now int64) int64 { return now + int64(d) })
 }
 
-func (c *fakeClock) NewTimer() Timer { return fakeTimer{c} }
+func (c *fakeClock) NewTimer(time.Duration) Timer { return fakeTimer{c} }
 
 func (c *fakeClock) AfterFunc(d time.Duration, f func()) func() bool {
 	c.mu.Lock()
@@ -381,5 +381,50 @@ func TestLoadFlushesLastBatch(t *testing.T) {
 		if sum.Operations != 7 || sum.Status[db.Insert][db.OK] != 7 {
 			t.Errorf("target %v: %d operations, %d INSERT OK; want 7", target, sum.Operations, sum.Status[db.Insert][db.OK])
 		}
+	}
+}
+
+func TestSpinCap(t *testing.T) {
+	for _, tc := range []struct {
+		target float64
+		want   time.Duration
+	}{
+		{0, 0},
+		{2000, 25 * time.Microsecond}, // 5% of one CPU: 2000 × 25 µs
+		{100, 500 * time.Microsecond},
+		{10, time.Millisecond}, // capped
+	} {
+		if got := spinCap(tc.target); got != tc.want {
+			t.Errorf("spinCap(%v) = %v, want %v", tc.target, got, tc.want)
+		}
+	}
+}
+
+// TestSpinLearns: the window rises to cover wake-ups that come late, stays
+// within its cap, and comes down again once they are prompt.
+func TestSpinLearns(t *testing.T) {
+	const us = int64(time.Microsecond)
+	s := newSpin(500 * time.Microsecond)
+	if s.window != 20*us {
+		t.Fatalf("initial window %d ns, want 20 µs", s.window)
+	}
+	// Wake-ups 0…99 µs late, evenly: the window ends above the median.
+	for i := range int64(2000) {
+		s.woke(0, i%100*us)
+	}
+	if s.window < 50*us || s.window > 99*us {
+		t.Errorf("window %d µs after delays of 0…99 µs, want between the median and the largest", s.window/us)
+	}
+	for range 100 {
+		s.woke(0, 10_000*us)
+	}
+	if s.window != 500*us {
+		t.Errorf("window %d µs after 10 ms delays, want the 500 µs cap", s.window/us)
+	}
+	for range 5000 {
+		s.woke(0, 2*us)
+	}
+	if s.window > 10*us {
+		t.Errorf("window %d µs after prompt wake-ups, want it back near 2 µs", s.window/us)
 	}
 }

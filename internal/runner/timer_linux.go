@@ -16,20 +16,21 @@ import (
 // descriptor is read through the runtime's poller, so a waiting worker
 // holds no thread.
 type fdTimer struct {
-	c   measure.Clock
-	fd  int
-	f   *os.File
-	buf [8]byte
+	c    measure.Clock
+	fd   int
+	f    *os.File
+	buf  [8]byte
+	spin spin
 	// fallback waits when the descriptor fails, which it should not.
 	fallback *goTimer
 }
 
-func newPreciseTimer(c measure.Clock) (*fdTimer, error) {
+func newPreciseTimer(c measure.Clock, maxSpin time.Duration) (*fdTimer, error) {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {
 		return nil, fmt.Errorf("timerfd: %w", err)
 	}
-	return &fdTimer{c: c, fd: fd, f: os.NewFile(uintptr(fd), "timerfd")}, nil
+	return &fdTimer{c: c, fd: fd, f: os.NewFile(uintptr(fd), "timerfd"), spin: newSpin(maxSpin)}, nil
 }
 
 // arm sets the timer to expire in d (relative: the runtime's monotonic
@@ -46,12 +47,13 @@ func (t *fdTimer) WaitUntil(due int64, quit <-chan struct{}) bool {
 	// A read can return early (a Wake, or an expiry left over from one):
 	// the loop sleeps again for what is left.
 	for {
-		d := due - t.c.Now() - int64(spinWindow)
+		wake := due - t.spin.window
+		d := wake - t.c.Now()
 		if d <= 0 {
 			break
 		}
 		if err := t.arm(time.Duration(d)); err != nil {
-			t.fallback = newGoTimer(t.c)
+			t.fallback = newGoTimer(t.c, time.Duration(t.spin.max))
 			return t.fallback.WaitUntil(due, quit)
 		}
 		// Armed before quit is looked at: a Wake after this look ends
@@ -63,9 +65,10 @@ func (t *fdTimer) WaitUntil(due int64, quit <-chan struct{}) bool {
 		default:
 		}
 		if _, err := t.f.Read(t.buf[:]); err != nil {
-			t.fallback = newGoTimer(t.c)
+			t.fallback = newGoTimer(t.c, time.Duration(t.spin.max))
 			return t.fallback.WaitUntil(due, quit)
 		}
+		t.spin.woke(wake, t.c.Now())
 	}
 	return spinUntil(t.c, due, quit)
 }
