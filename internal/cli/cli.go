@@ -94,6 +94,9 @@ func RunProcess(args []string) int {
 				os.Exit(code)
 			}
 			first = false
+			// Said at once: the way out may take seconds, and whoever sent
+			// the signal needs to know it was heard and how to go sooner.
+			fmt.Fprintf(os.Stderr, "mongobench: %s: %s\n", signalName(s), interruptNotice)
 			interrupt <- code
 		}
 	}()
@@ -104,6 +107,16 @@ func RunProcess(args []string) int {
 		Interrupt:        interrupt,
 		StderrIsTerminal: isTerminalFile(os.Stderr),
 	})
+}
+
+// interruptNotice is what the first signal is answered with.
+const interruptNotice = "stopping; a second signal exits at once, without writing what was measured"
+
+func signalName(s os.Signal) string {
+	if s == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "SIGINT"
 }
 
 // Main runs mongobench with args (without the program name) and returns the

@@ -30,24 +30,23 @@ func TestServerOutage(t *testing.T) {
 	}
 
 	out := filepath.Join(t.TempDir(), "outage.json")
-	done := make(chan cmdResult, 1)
-	go func() {
-		done <- mongobench(t, "run", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=200",
-			"-p", "operationcount=0", "-p", "maxexecutiontime=12", "-p", "optimeout=0.5", "-p", "status.interval=1",
-			"-threads", "4", "-target", "200", "--out", out)
-	}()
-	time.Sleep(1500 * time.Millisecond)
+	run := startBackground(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=200",
+		"-p", "operationcount=0", "-p", "maxexecutiontime=12", "-p", "optimeout=0.5", "-p", "status.interval=1",
+		"-threads", "4", "-target", "200", "--out", out)
+	// Down once the first interval read OK, up again once reads failed.
+	run.stderr.waitStatusLines(t, 1)
 	srv.Close() // FerretDB lets connected clients go for up to 3 s
 	downAt := time.Now()
-	time.Sleep(3 * time.Second)
+	run.stderr.waitStatus(t, 1, "failed reads while the server is down", func(_, line string) bool {
+		return hasSection(line, "READ-FAILED")
+	})
 	srv2, err := embedded.Start(context.Background(), embedded.Options{Addr: addr, DataDir: dataDir})
 	if err != nil {
 		t.Fatalf("restart on %s: %v", addr, err)
 	}
 	defer srv2.Close()
-	upAt := time.Now()
-	r := <-done
-	t.Logf("server down for %v", upAt.Sub(downAt))
+	t.Logf("server down for %v", time.Since(downAt))
+	r := run.wait(t)
 
 	if r.code != 0 {
 		t.Fatalf("run exit %d: %s", r.code, r.stderr)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -20,41 +19,57 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 )
 
+// subprocess is this test binary running as mongobench.
+type subprocess struct {
+	cmd    *exec.Cmd
+	stdout bytes.Buffer // read it once exited
+	stderr *stderrWatch
+	exited chan struct{}
+	err    error // cmd.Wait's, once exited
+}
+
 // startMongobench starts this test binary as mongobench in a subprocess
 // and returns once its first status line is out, so the run is measuring.
-func startMongobench(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+func startMongobench(t *testing.T, args ...string) *subprocess {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "MONGOBENCH_AS_MAIN=1")
-	var stdout bytes.Buffer
-	stderr := &bytes.Buffer{}
-	cmd.Stdout = &stdout
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
+	p := &subprocess{cmd: exec.Command(os.Args[0], args...), stderr: newStderrWatch(), exited: make(chan struct{})}
+	p.cmd.Env = append(os.Environ(), "MONGOBENCH_AS_MAIN=1")
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, p.stderr
+	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	seen := make(chan struct{})
 	go func() {
-		sc := bufio.NewScanner(pipe)
-		once := false
-		for sc.Scan() {
-			stderr.WriteString(sc.Text() + "\n")
-			if !once && strings.Contains(sc.Text(), " sec: ") {
-				once = true
-				close(seen)
-			}
-		}
+		p.err = p.cmd.Wait()
+		p.stderr.end()
+		close(p.exited)
 	}()
-	select {
-	case <-seen:
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("no status line within 60 s; stderr: %s", stderr.String())
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+	})
+	p.stderr.waitStatusLines(t, 1)
+	return p
+}
+
+func (p *subprocess) signal(t *testing.T, sig os.Signal) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
 	}
-	return cmd, &stdout, stderr
+}
+
+// wait waits for the process to exit and returns its exit code; a process
+// still running after watchTimeout has hung, and is killed.
+func (p *subprocess) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-p.exited:
+	case <-time.After(watchTimeout):
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+		t.Fatalf("no exit within %v; stderr:\n%s", watchTimeout, p.stderr.String())
+	}
+	return exitCode(p.err)
 }
 
 func exitCode(err error) int {
@@ -79,15 +94,13 @@ func TestInterrupt(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out, storeFile := filepath.Join(dir, "partial.json"), filepath.Join(dir, "partial.db")
-	cmd, stdout, stderr := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url,
+	p := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url,
 		"-p", "recordcount=100", "-p", "operationcount=0", "-p", "maxexecutiontime=120", "-p", "status.interval=1", "--out", out, "--store", storeFile)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
+	p.signal(t, syscall.SIGINT)
+	if code := p.wait(t); code != ExitSIGINT {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitSIGINT, p.stderr.String())
 	}
-	code := exitCode(cmd.Wait())
-	if code != ExitSIGINT {
-		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitSIGINT, stderr.String())
-	}
+	stdout := &p.stdout
 	s := parseSummary(t, stdout.String())
 	if s.int(t, "READ", "Operations") == 0 {
 		t.Errorf("no reads in the summary of the interrupted run:\n%s", stdout.String())
@@ -123,14 +136,15 @@ func TestKilled(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "killed.json")
-	cmd, _, stderr := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url,
+	p := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url,
 		"-p", "recordcount=100", "-p", "operationcount=0", "-p", "maxexecutiontime=120", "-p", "status.interval=1",
 		"-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path="+filepath.Join(dir, "killed-"), "--out", out)
-	time.Sleep(1500 * time.Millisecond) // one more interval
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	// The second status line comes after every output has taken the first
+	// interval: the journal holds at least that one.
+	p.stderr.waitStatusLines(t, 2)
+	p.signal(t, os.Kill)
+	p.wait(t)
+	stderr := p.stderr
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a killed run wrote its final results file")
 	}
@@ -207,14 +221,13 @@ func TestTerminate(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "terminated.json")
-	cmd, stdout, stderr := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url,
+	p := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+url,
 		"-p", "recordcount=100", "-p", "operationcount=0", "-p", "maxexecutiontime=120", "-p", "status.interval=1", "--out", out, "--no-store")
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+	p.signal(t, syscall.SIGTERM)
+	if code := p.wait(t); code != ExitSIGTERM {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitSIGTERM, p.stderr.String())
 	}
-	if code := exitCode(cmd.Wait()); code != ExitSIGTERM {
-		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitSIGTERM, stderr.String())
-	}
+	stdout := &p.stdout
 	data, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatalf("no results file after SIGTERM: %v", err)
@@ -241,32 +254,27 @@ func TestSecondInterrupt(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "twice.json")
 	// optimeout=60: operations stuck on the stall outlast the 5 s the
 	// first signal grants them.
-	cmd, stdout, stderr := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+proxied,
+	sp := startMongobench(t, "run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url="+proxied,
 		"-p", "recordcount=100", "-p", "operationcount=0", "-p", "maxexecutiontime=120", "-p", "status.interval=1", "-p", "optimeout=60",
 		"-threads", "2", "--out", out, "--no-store")
 	p.stalled.Store(true)
-	time.Sleep(500 * time.Millisecond) // the workers are stuck
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
+	// The workers are stuck once a whole interval after the stall began
+	// finished no operation: its status line's count stands still.
+	sp.stderr.waitStatus(t, sp.stderr.statusCount()+1, "a status line with no operation done in its interval", func(prev, line string) bool {
+		return statusOps(line) == statusOps(prev)
+	})
+	sp.signal(t, syscall.SIGINT)
+	// The second signal must reach the process as a second one: two
+	// signals sent together may be merged into one.
+	sp.stderr.waitFor(t, "the first signal's notice", func(lines []string) bool {
+		return slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, interruptNotice) })
+	})
+	sp.signal(t, syscall.SIGINT)
+	if code := sp.wait(t); code != ExitSIGINT {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitSIGINT, sp.stderr.String())
 	}
-	time.Sleep(time.Second)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	second := time.Now()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-waited:
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("no exit within 60 s of the second SIGINT; stderr: %s", stderr.String())
-	}
-	t.Logf("exited %v after the second SIGINT", time.Since(second))
-	if code := exitCode(err); code != ExitSIGINT {
-		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitSIGINT, stderr.String())
-	}
+	stdout := &sp.stdout
+
 	// The first signal's way out ends with the summary and the results
 	// file, after the in-flight operations' 5 s: neither may be there.
 	if strings.Contains(stdout.String(), "[OVERALL]") {
