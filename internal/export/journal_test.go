@@ -19,13 +19,34 @@ import (
 )
 
 // recordRun drives a real collector for a few short intervals and hands
-// every interval to sinks; it returns the collector's summary.
+// every interval to sinks; it returns the collector's summary. Every 300
+// operations it waits for an interval to close, so that the operations
+// spread over several intervals however slowly the machine runs.
 func recordRun(t *testing.T, sinks func(*measure.Interval), clock measure.Clock) *measure.Summary {
 	t.Helper()
 	c := measure.NewCollector(measure.Options{Interval: 20 * time.Millisecond, Service: true, Intended: true, Threads: 2}, clock)
 	recs := []*measure.Recorder{c.NewRecorder(), c.NewRecorder()}
-	c.Start(sinks)
+	closed := make(chan struct{}, 1)
+	c.Start(func(iv *measure.Interval) {
+		sinks(iv)
+		select {
+		case closed <- struct{}{}:
+		default:
+		}
+	})
 	for i := 0; i < 3000; i++ {
+		if i%300 == 0 {
+			// An interval that closed earlier does not count.
+			select {
+			case <-closed:
+			default:
+			}
+			select {
+			case <-closed:
+			case <-time.After(time.Minute):
+				t.Fatal("no interval closed within a minute")
+			}
+		}
 		now := clock.Now()
 		st := db.OK
 		if i%97 == 0 {
@@ -37,9 +58,6 @@ func recordRun(t *testing.T, sinks func(*measure.Interval), clock measure.Clock)
 		}
 		lat := int64(50_000 + (i%500)*1_000)
 		recs[i%2].Record(op, st, now-lat-int64(i%7)*1000, now-lat, now)
-		if i%300 == 0 {
-			time.Sleep(10 * time.Millisecond)
-		}
 	}
 	return c.Stop()
 }
