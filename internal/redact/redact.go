@@ -1,9 +1,21 @@
-// Package redact removes secrets from text before it is shown or written.
-// Every output path (terminal, logs, results files, reports, the results
-// store) passes connection strings through URL; nothing else prints them.
+// Package redact removes secrets from text before it is shown or written:
+// the password of a connection string's userinfo and the values of the
+// connection-string options that carry secrets. It is the one place that
+// knows what a secret looks like. Whole values (a URL, a property value, an
+// argument) go through URL or Args, which know where the value ends; free
+// text (messages, log lines) goes through Text, and the terminal streams and
+// log files through a Writer, which applies Text to everything written.
+//
+// A password may hold anything a user can type: quotes, backslashes, '@',
+// ':', '/', '%', spaces, tabs and non-ASCII, escaped or not, and the URL may
+// have lost its scheme ("user:pw@host") or mangled it ("mongodb:/user:pw@").
+// So userinfo is found from its '@' and not by parsing: everything from the
+// first ':' of the userinfo up to the last '@' is the password. When that
+// masks more than the password, nothing secret is shown either.
 package redact
 
 import (
+	"io"
 	"regexp"
 	"strings"
 )
@@ -11,65 +23,303 @@ import (
 // Mask replaces a secret.
 const Mask = "***"
 
-// secretOptions are connection-string options whose values are secrets.
-var secretOptions = []string{"tlsCertificateKeyFilePassword", "sslPEMKeyPassword", "password"}
+// secretOptions are the connection-string options whose whole value is a
+// secret: the driver's (tlsCertificateKeyFilePassword and its legacy alias
+// sslClientCertificateKeyPassword) and those other drivers accept.
+var secretOptions = []string{"tlsCertificateKeyFilePassword", "sslClientCertificateKeyPassword", "sslPEMKeyPassword", "password"}
 
-// URL returns s with the password of a MongoDB connection string (and any
-// secret option value) replaced by ***. It works on strings that net/url
-// rejects, such as several hosts ("h1:27017,h2:27017") or an unescaped '@'
-// in the password, because those are the ones users actually type.
-func URL(s string) string {
-	scheme := strings.Index(s, "://")
-	if scheme < 0 {
-		return s
+// secretProperties are the authMechanismProperties whose value is a secret.
+var secretProperties = []string{"AWS_SESSION_TOKEN"}
+
+// Option values end at the next option in a whole URL; in free text they
+// also end at white space or a quote, as nothing else marks their end. An
+// '=' or ':' may be percent-encoded.
+var (
+	optionInURL = regexp.MustCompile(`(?i)((?:` + strings.Join(secretOptions, "|") + `)(?:=|%3D))[^&;]*` +
+		`|((?:` + strings.Join(secretProperties, "|") + `)(?::|%3A))[^,&;]*`)
+	optionInText = regexp.MustCompile(`(?i)((?:` + strings.Join(secretOptions, "|") + `)(?:=|%3D))[^&;\s"'` + "`" + `]*` +
+		`|((?:` + strings.Join(secretProperties, "|") + `)(?::|%3A))[^,&;\s"'` + "`" + `]*`)
+)
+
+// mayHoldSecret is the cheap test that lets text without any secret through
+// untouched: userinfo needs an '@', and every secret option's name holds
+// one of these words.
+func mayHoldSecret(s string) bool {
+	if strings.IndexByte(s, '@') >= 0 {
+		return true
 	}
-	rest := s[scheme+3:]
-	end := len(rest)
-	if q := strings.IndexByte(rest, '?'); q >= 0 {
-		end = q
-	}
-	out := s
-	if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
-		userinfo := rest[:at]
-		if colon := strings.IndexByte(userinfo, ':'); colon >= 0 {
-			out = s[:scheme+3] + userinfo[:colon] + ":" + Mask + rest[at:]
-		}
-	}
-	return redactOptions(out)
+	l := strings.ToLower(s)
+	return strings.Contains(l, "password") || strings.Contains(l, "session_token")
 }
 
-var optionPattern = func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)([?&](?:` + strings.Join(secretOptions, "|") + `)=)[^&\s]*|(AWS_SESSION_TOKEN:)[^,&\s]*`)
-}()
-
-func redactOptions(s string) string {
-	return optionPattern.ReplaceAllStringFunc(s, func(m string) string {
-		if i := strings.IndexAny(m, "=:"); i >= 0 {
-			return m[:i+1] + Mask
-		}
-		return Mask
+func maskOptions(re *regexp.Regexp, s string) string {
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		return sub[1] + sub[2] + Mask
 	})
 }
 
-// urlPattern finds URLs inside free text (error messages, command lines),
-// up to the next white space or quote. Any scheme, or none: a MongoDB URL
-// typed where something else was expected may have lost or mangled its
-// scheme, and "://user:password@host" still carries a password.
-var urlPattern = regexp.MustCompile(`[A-Za-z0-9+.\-_]*://[^\s"'\\]+`)
-
-// Text redacts every URL found in s.
-func Text(s string) string {
-	if !strings.Contains(s, "://") {
+// URL returns s, one connection string (or anything typed where one was
+// expected), with its password and secret option values replaced by ***.
+// The userinfo runs from after the scheme (or the start, when there is
+// none) to the last '@': the driver itself takes the first '@', so a
+// password can never reach past the last one.
+func URL(s string) string {
+	if !mayHoldSecret(s) {
 		return s
 	}
-	return urlPattern.ReplaceAllStringFunc(s, URL)
+	if at := strings.LastIndexByte(s, '@'); at >= 0 {
+		if p := passwordStart(s[:at], true); p >= 0 {
+			s = s[:p] + Mask + s[at:]
+		}
+	}
+	return maskOptions(optionInURL, s)
 }
 
-// Args redacts every argument of a command line.
+// Text returns s with every password of a URL-like string in it, and every
+// secret option value, replaced by ***. Each line is taken alone: the
+// password of a userinfo runs from the first ':' after the scheme, or
+// from the first ':' that is not the ": " of a message when there is no
+// scheme, to the last '@' of the line.
+func Text(s string) string {
+	if !mayHoldSecret(s) {
+		return s
+	}
+	if strings.IndexByte(s, '@') >= 0 {
+		var b strings.Builder
+		for len(s) > 0 {
+			end := strings.IndexAny(s, "\n\r")
+			if end < 0 {
+				end = len(s)
+			} else {
+				end++
+			}
+			b.WriteString(maskLine(s[:end]))
+			s = s[end:]
+		}
+		s = b.String()
+	}
+	return maskOptions(optionInText, s)
+}
+
+func maskLine(line string) string {
+	last := strings.LastIndexByte(line, '@')
+	for lo := 0; lo <= last; {
+		at := lo + strings.IndexByte(line[lo:], '@')
+		if p := passwordStart(line[lo:at], false); p >= 0 {
+			return line[:lo+p] + Mask + line[last:]
+		}
+		// An '@' without a ':' before it is a user without a password (or
+		// not a URL at all); a later '@' may still end a userinfo.
+		lo = at + 1
+	}
+	return line
+}
+
+// passwordStart returns where the password starts in seg, the text before
+// a userinfo's '@' (the index after the ':' that ends the user name), or
+// -1 when seg holds no password. whole says seg starts where the value
+// does, so that it can only be one connection string.
+func passwordStart(seg string, whole bool) int {
+	schemes := schemeEnds(seg, whole)
+	for i, u := range schemes {
+		if c := strings.IndexByte(seg[u:], ':'); c >= 0 {
+			// That ':' may open the next URL of the line ("mongodb://h/x
+			// and mongodb://u:pw@h"): its user name comes after it.
+			if i+1 < len(schemes) && u+c == schemeColon(seg, schemes[i+1]) {
+				continue
+			}
+			return u + c + 1
+		}
+		// No ':' after the scheme. After mongodb:// that is a user without
+		// a password; after anything else ("bench:/pw@h") the "scheme"
+		// may be the user name itself.
+		if !knownScheme(seg, u) {
+			return schemeColon(seg, u) + 1
+		}
+		if whole {
+			return escapedColon(seg[u:], u)
+		}
+		// Unless this scheme is inside the password of a URL without one
+		// ("bench:x mongodb://y@h"): a ':' before it says so.
+		return firstSeparator(seg[:schemeStart(seg, u)], schemes[:i])
+	}
+	if whole {
+		if c := strings.IndexByte(seg, ':'); c >= 0 {
+			return c + 1
+		}
+		return escapedColon(seg, 0)
+	}
+	return firstSeparator(seg, nil)
+}
+
+// firstSeparator returns the index after the first ':' of text that can
+// separate a user from a password: not the ": " of a message, nor the ':'
+// of a scheme; -1 when there is none.
+func firstSeparator(seg string, schemes []int) int {
+	for i := 0; i < len(seg); i++ {
+		if seg[i] != ':' || i+1 < len(seg) && isSpace(seg[i+1]) {
+			continue
+		}
+		scheme := false
+		for _, u := range schemes {
+			scheme = scheme || schemeColon(seg, u) == i
+		}
+		if !scheme {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// schemeStart is where the scheme whose user name starts at u begins.
+func schemeStart(seg string, u int) int {
+	w := schemeColon(seg, u)
+	for w > 0 && isSchemeByte(seg[w-1]) {
+		w--
+	}
+	return w
+}
+
+// escapedColon finds "user%3Apassword", the separator itself escaped, in
+// userinfo that starts at offset off of its value.
+func escapedColon(userinfo string, off int) int {
+	if c := strings.Index(strings.ToLower(userinfo), "%3a"); c >= 0 {
+		return off + c + 3
+	}
+	return -1
+}
+
+// knownScheme says the scheme whose user name starts at u is mongodb://
+// or mongodb+srv://, written as the driver accepts it.
+func knownScheme(seg string, u int) bool {
+	for _, s := range []string{"mongodb://", "mongodb+srv://"} {
+		if u >= len(s) && strings.EqualFold(seg[u-len(s):u], s) && (u == len(s) || !isSchemeByte(seg[u-len(s)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// schemeEnds lists where the user name starts after each scheme in seg
+// ("mongodb://", "mongodb+srv://", "mongodb:/" and any other). A scheme
+// starts a word: "a:/b" inside a password that follows "user:" is none.
+// In a whole value only a scheme at its start counts.
+func schemeEnds(seg string, whole bool) []int {
+	var out []int
+	for i := 0; i+1 < len(seg); i++ {
+		if seg[i] != ':' || seg[i+1] != '/' {
+			continue
+		}
+		w := i
+		for w > 0 && isSchemeByte(seg[w-1]) {
+			w--
+		}
+		if w == i || !isLetter(seg[w]) {
+			continue
+		}
+		if whole && strings.TrimSpace(seg[:w]) != "" {
+			continue
+		}
+		if !whole && w > 0 && !isBoundary(seg[w-1]) {
+			continue
+		}
+		u := i + 1
+		for u < len(seg) && seg[u] == '/' {
+			u++
+		}
+		out = append(out, u)
+		if whole {
+			break
+		}
+	}
+	return out
+}
+
+// schemeColon is the index of the ':' of the scheme whose user name starts
+// at u.
+func schemeColon(seg string, u int) int {
+	for u > 0 && seg[u-1] == '/' {
+		u--
+	}
+	return u - 1
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isSchemeByte(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
+}
+
+// isBoundary says a word may start after c: a scheme preceded by anything
+// else is part of a longer token (a password, a path).
+func isBoundary(c byte) bool {
+	return isSpace(c) || strings.IndexByte(`"'=(<[{,;`+"`", c) >= 0
+}
+
+// Args redacts every argument of a command line. Each argument is a whole
+// value: a URL, a property assignment ("mongodb.url=…") or a flag.
 func Args(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = Text(a)
+		out[i] = Arg(a)
 	}
 	return out
+}
+
+// Arg redacts one argument or property assignment: "name=value" keeps its
+// name and redacts its value as a URL; anything else is redacted as a URL
+// whole.
+func Arg(a string) string {
+	if name, value, ok := strings.Cut(a, "="); ok && isPropertyName(name) {
+		return name + "=" + URL(value)
+	}
+	return URL(a)
+}
+
+func isPropertyName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isSchemeByte(c) && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// Changed reports whether s holds something URL would mask.
+func Changed(s string) bool { return URL(s) != s }
+
+// Writer returns a writer that redacts with Text everything written to w
+// before passing it on. Each Write is redacted alone, so a secret must be
+// written in one call (a line at a time, as fmt.Fprint* does). Wrapping a
+// Writer again returns it unchanged.
+func Writer(w io.Writer) io.Writer {
+	if rw, ok := w.(*writer); ok {
+		return rw
+	}
+	return &writer{w: w}
+}
+
+type writer struct{ w io.Writer }
+
+func (w *writer) Write(p []byte) (int, error) {
+	if !mayHoldSecret(string(p)) {
+		return w.w.Write(p)
+	}
+	clean := Text(string(p))
+	if clean == string(p) {
+		return w.w.Write(p)
+	}
+	if _, err := io.WriteString(w.w, clean); err != nil {
+		return 0, err
+	}
+	// The caller wrote all of p, as far as it can tell.
+	return len(p), nil
 }
