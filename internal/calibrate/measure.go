@@ -276,11 +276,12 @@ func overall(s *measure.Summary) (*hdrhistogram.Histogram, int64) {
 func (m *measurer) bare(ctx context.Context, spec *workload.Spec, threads int, ops int64) (Figures, error) {
 	client, err := driver.Connect(options.Client().ApplyURI(m.url).SetMaxPoolSize(uint64(max(100, threads))))
 	if err != nil {
-		return Figures{}, err
+		// The driver's message may quote the URL's option values.
+		return Figures{}, fmt.Errorf("cannot connect to %s: %s", redact.URL(m.url), redact.Error(err.Error(), m.url))
 	}
 	defer client.Disconnect(context.WithoutCancel(ctx))
 	if err := client.Ping(ctx, nil); err != nil {
-		return Figures{}, fmt.Errorf("no server answered at %s: %w", m.server.uri, err)
+		return Figures{}, fmt.Errorf("no server answered at %s: %s", redact.URL(m.server.uri), redact.Error(err.Error(), m.url))
 	}
 	coll := client.Database(mongo.DatabaseFromURL(m.url)).Collection(spec.Table)
 	filter := bson.Raw(bsoncore.NewDocumentBuilder().AppendString("_id", spec.KeyName(0)).Build())

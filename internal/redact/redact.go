@@ -16,7 +16,11 @@ package redact
 
 import (
 	"io"
+	"net/url"
 	"regexp"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -322,4 +326,77 @@ func (w *writer) Write(p []byte) (int, error) {
 	}
 	// The caller wrote all of p, as far as it can tell.
 	return len(p), nil
+}
+
+// Error returns msg, a message about the connection string uri (from a
+// parser or the driver), with every secret of uri masked. Such messages
+// quote pieces of the URL without the names that would mark them as
+// secret: `invalid option value "…"`, three characters of a password in
+// `invalid URL escape "%zz"`, or the part of a password after an unescaped
+// '@' or ':' taken for a port (`parsing "…": invalid syntax`). So every
+// quoted piece of msg that is part of a secret is masked, and the secrets
+// themselves wherever they are.
+func Error(msg, uri string) string {
+	secrets := secretsOf(uri)
+	if len(secrets) == 0 {
+		return Text(msg)
+	}
+	var b strings.Builder
+	for rest := msg; ; {
+		q := strings.IndexByte(rest, '"')
+		if q < 0 {
+			b.WriteString(rest)
+			break
+		}
+		b.WriteString(rest[:q])
+		lit, err := strconv.QuotedPrefix(rest[q:])
+		if err != nil {
+			b.WriteByte('"')
+			rest = rest[q+1:]
+			continue
+		}
+		rest = rest[q+len(lit):]
+		piece, _ := strconv.Unquote(lit)
+		if piece != "" && slices.ContainsFunc(secrets, func(s string) bool { return strings.Contains(s, piece) }) {
+			lit = `"` + Mask + `"`
+		}
+		b.WriteString(lit)
+	}
+	msg = b.String()
+	for _, s := range secrets {
+		// Bare, a short secret would mask common words.
+		if len(s) >= 4 && s != Mask {
+			msg = strings.ReplaceAll(msg, s, Mask)
+		}
+	}
+	return Text(msg)
+}
+
+// secretsOf lists the secrets of a connection string as written and
+// unescaped, longest first so that none is left half masked.
+func secretsOf(uri string) []string {
+	var out []string
+	add := func(s string) {
+		out = append(out, s)
+		if u, err := url.PathUnescape(s); err == nil {
+			out = append(out, u)
+		}
+		if u, err := url.QueryUnescape(s); err == nil {
+			out = append(out, u)
+		}
+	}
+	if at := strings.LastIndexByte(uri, '@'); at >= 0 {
+		if p := passwordStart(uri[:at], true); p >= 0 {
+			add(uri[p:at])
+		}
+	}
+	for _, m := range optionInURL.FindAllStringSubmatchIndex(uri, -1) {
+		start := m[3]
+		if start < 0 {
+			start = m[5]
+		}
+		add(uri[start:m[1]])
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
 }

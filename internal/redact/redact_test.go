@@ -226,3 +226,26 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+func TestError(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ uri, msg, want string }{
+		// The part of a password after an unescaped '@' taken for a port.
+		{"mongodb://bench:p@ss:S3CR3T/x%@h:1/x", `invalid host "": port must be an integer: strconv.Atoi: parsing "S3CR3T": invalid syntax`,
+			`invalid host "": port must be an integer: strconv.Atoi: parsing "***": invalid syntax`},
+		// An option value quoted without its name, and an escape in it.
+		{"mongodb://h/x?tlsCertificateKeyFilePassword=pa%zzss", `invalid option value "pa%zzss": invalid URL escape "%zz"`,
+			`invalid option value "***": invalid URL escape "***"`},
+		// Three characters of a password.
+		{"mongodb://u:50%off@h/x", `invalid password: invalid URL escape "%of"`, `invalid password: invalid URL escape "***"`},
+		// Hosts and other quoted pieces stay.
+		{"mongodb://u:secret@h/x?w=z", `invalid host "h": no; w "z"`, `invalid host "h": no; w "z"`},
+		// A secret written bare, and a URL in the message.
+		{"mongodb://u:secret@h/x", `dial mongodb://u:secret@h/x: secret refused`, `dial mongodb://u:***@h/x: *** refused`},
+	}
+	for _, tt := range tests {
+		if got := Error(tt.msg, tt.uri); got != tt.want {
+			t.Errorf("Error(%q, %q) = %q, want %q", tt.msg, tt.uri, got, tt.want)
+		}
+	}
+}

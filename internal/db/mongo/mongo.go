@@ -74,7 +74,7 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
-		return nil, fmt.Errorf("cannot connect to %s: %s", redact.URL(cfg.URL), redact.Text(err.Error()))
+		return nil, fmt.Errorf("cannot connect to %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
 	defer cancel()
@@ -92,7 +92,7 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 func clientOptions(cfg Config) (*options.ClientOptions, error) {
 	opts := options.Client().ApplyURI(cfg.URL)
 	if err := opts.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid mongodb.url %s: %s", redact.URL(cfg.URL), redact.Text(err.Error()))
+		return nil, fmt.Errorf("invalid mongodb.url %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
 	}
 	if opts.MaxPoolSize == nil {
 		opts.SetMaxPoolSize(uint64(max(100, cfg.Threads)))
@@ -112,7 +112,7 @@ func clientOptions(cfg Config) (*options.ClientOptions, error) {
 // connectError says why the first ping failed, naming user and mechanism
 // on authentication failures but never the password.
 func connectError(cfg Config, opts *options.ClientOptions, err error) error {
-	msg := redact.Text(err.Error())
+	msg := redact.Error(err.Error(), cfg.URL)
 	var cmdErr mongo.CommandError
 	if errors.As(err, &cmdErr) && (cmdErr.Code == 18 || strings.Contains(msg, "Authentication failed")) || strings.Contains(msg, "auth error") {
 		return authError(cfg.URL, opts.Auth, msg)
@@ -506,7 +506,7 @@ func OpenMonitor(cfg Config) (*mongo.Client, error) {
 	}
 	c, err := mongo.Connect(opts)
 	if err != nil {
-		return nil, fmt.Errorf("cannot connect the metrics client to %s: %s", redact.URL(cfg.URL), redact.Text(err.Error()))
+		return nil, fmt.Errorf("cannot connect the metrics client to %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
 	}
 	return c, nil
 }

@@ -150,7 +150,7 @@ func ValidateURL(uri string) error {
 			}
 		}
 		if _, err := connstring.ParseAndValidate(uri); err != nil {
-			msg := redact.Text(err.Error())
+			msg := redact.Error(err.Error(), uri)
 			msg = strings.TrimPrefix(msg, "error parsing uri: ")
 			return fmt.Errorf("mongodb.url %s is invalid: %s", redact.URL(uri), msg)
 		}
@@ -161,7 +161,7 @@ func ValidateURL(uri string) error {
 	}
 	values, err := url.ParseQuery(uri[q+1:])
 	if err != nil {
-		return fmt.Errorf("mongodb.url %s has malformed options: %s", redact.URL(uri), redact.Text(err.Error()))
+		return fmt.Errorf("mongodb.url %s has malformed options: %s", redact.URL(uri), redact.Error(err.Error(), uri))
 	}
 	for key, vals := range values {
 		switch strings.ToLower(key) {
