@@ -373,7 +373,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		Repeats:     opts.Repeats,
 		Server:      srv.mode,
 		ServerURI:   redact.URL(srv.uri),
-		URLOptions:  redact.Text(opts.URLOptions),
+		URLOptions:  redact.URL(opts.URLOptions),
 		Host: Host{
 			CPUs: limits.NumCPU, GOMAXPROCS: limits.GOMAXPROCS, CgroupCPUs: limits.CgroupCPUs,
 			AllowedCPUs: limits.Allowed, GOGC: os.Getenv("GOGC"),

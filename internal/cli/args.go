@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/workloads"
 )
@@ -54,7 +55,7 @@ func (f propertyFlag) Set(v string) error {
 	key, value, ok := strings.Cut(v, "=")
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
-		return fmt.Errorf("-p %q: expected -p name=value", v)
+		return fmt.Errorf("-p %q: expected -p name=value", redact.Arg(v))
 	}
 	*f.dest = append(*f.dest, kv{key, value})
 	return nil
@@ -100,7 +101,7 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 	switch a.binding {
 	case "mongodb", "mongodb-async":
 	default:
-		return nil, fmt.Errorf("unknown binding %q: mongobench benchmarks MongoDB; use \"mongodb\" (or \"mongodb-async\")", a.binding)
+		return nil, fmt.Errorf("unknown binding %q: mongobench benchmarks MongoDB; use \"mongodb\" (or \"mongodb-async\")", redact.Arg(a.binding))
 	}
 	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -144,7 +145,7 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 		return nil, flagError(err)
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q: properties are given as -p name=value, files as -P file", fs.Arg(0))
+		return nil, fmt.Errorf("unexpected argument %q: properties are given as -p name=value, files as -P file", redact.Arg(fs.Arg(0)))
 	}
 	// Refused here, before anything connects: a run that dropped its
 	// collection would measure an empty one.

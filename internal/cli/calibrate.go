@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/calibrate"
+	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -82,7 +83,7 @@ func parseCalibrateArgs(args []string) (*calibrateArgs, error) {
 		return nil, fmt.Errorf("calibrate: %s", msg)
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("calibrate: unexpected argument %q: properties are given as -p name=value, files as -P file", fs.Arg(0))
+		return nil, fmt.Errorf("calibrate: unexpected argument %q: properties are given as -p name=value, files as -P file", redact.Arg(fs.Arg(0)))
 	}
 	return a, nil
 }

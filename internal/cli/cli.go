@@ -125,6 +125,9 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
+	// Every message of every command passes here: whatever a message
+	// quotes of what the user typed, no password reaches the terminal.
+	env.Stdout, env.Stderr = redact.Writer(env.Stdout), redact.Writer(env.Stderr)
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stdout, usage)
 		return ExitBadInput

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -57,7 +58,7 @@ func parseHistoryArgs(args []string) (*historyOptions, error) {
 		return o, nil
 	}
 	if fs.NArg() > 0 {
-		return nil, badInputf("history: unexpected argument %q: filter with --label L or --sweep ID", fs.Arg(0))
+		return nil, badInputf("history: unexpected argument %q: filter with --label L or --sweep ID", redact.Arg(fs.Arg(0)))
 	}
 	if o.filter.Limit < 0 {
 		return nil, badInputf("history: --limit %d is invalid: expected a whole number >= 0 (0 lists all)", o.filter.Limit)

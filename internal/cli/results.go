@@ -32,7 +32,7 @@ func resolvedConfig(cfg *benchConfig, seed uint64, url, database string) map[str
 	// it defaults to both.
 	out["measurement.interval"] = cfg.spec.MeasurementInterval
 	for k, v := range out {
-		out[k] = redact.Text(v)
+		out[k] = redact.URL(v)
 	}
 	return out
 }

@@ -5,9 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/nullserver"
+	"github.com/mongobench/mongobench/internal/redact"
 )
 
 const serverHelp = `usage: mongobench server [--addr HOST:PORT] [--data-dir DIR] [--null]
@@ -38,7 +41,12 @@ func runServer(ctx context.Context, args []string, env Env) error {
 		return nil
 	}
 	if fs.NArg() > 0 {
-		return badInputf("server: unexpected argument %q: accepted flags are --addr HOST:PORT, --data-dir DIR, --null", fs.Arg(0))
+		return badInputf("server: unexpected argument %q: accepted flags are --addr HOST:PORT, --data-dir DIR, --null", redact.Arg(fs.Arg(0)))
+	}
+	// Checked here so that a mistyped value (a URL, say) is named once,
+	// in plain words, rather than by the listener's error.
+	if _, port, err := net.SplitHostPort(*addr); err != nil || port == "" || strings.ContainsAny(*addr, "@/") {
+		return badInputf("server: --addr %q is invalid: expected HOST:PORT, such as 127.0.0.1:27017 (port 0 picks a free one)", redact.Arg(*addr))
 	}
 	if *null {
 		return runNullServer(ctx, *addr, env)

@@ -29,6 +29,8 @@ import (
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/redact"
 )
 
 // LogFileName is the name of FerretDB's log file inside the data directory.
@@ -152,7 +154,7 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 
 	cleanups = append(cleanups, func() { _ = s.logFile.Close() })
 
-	logger := slog.New(slog.NewTextHandler(s.logFile, &slog.HandlerOptions{Level: opts.LogLevel}))
+	logger := slog.New(slog.NewTextHandler(redact.Writer(s.logFile), &slog.HandlerOptions{Level: opts.LogLevel}))
 
 	s.idx = newIDIndexer(s.dataDir, logger.With("component", "mongobench-id-index"))
 

@@ -310,7 +310,7 @@ func buildConfig(runs []*export.Results, names []string) *configView {
 	cv := &configView{Source: names[0]}
 	keys := sortedKeys(runs[0].Config)
 	for _, k := range keys {
-		cv.Rows = append(cv.Rows, [2]string{k, redact.Text(runs[0].Config[k])})
+		cv.Rows = append(cv.Rows, [2]string{k, redact.URL(runs[0].Config[k])})
 	}
 	if len(runs) < 2 {
 		return cv
@@ -329,7 +329,7 @@ func buildConfig(runs []*export.Results, names []string) *configView {
 			v, ok := r.Config[k]
 			vals[i] = "—"
 			if ok {
-				vals[i] = redact.Text(v)
+				vals[i] = redact.URL(v)
 			}
 			if vals[i] != vals[0] {
 				differ = true
