@@ -18,6 +18,7 @@ import (
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -262,7 +263,7 @@ func parseVary(s string) (sweepDim, error) {
 	name, list, ok := strings.Cut(s, "=")
 	name = strings.TrimLeft(strings.TrimSpace(name), "-")
 	if !ok || name == "" {
-		return sweepDim{}, fmt.Errorf("--vary %q: expected --vary NAME=V1,V2,... such as --vary threadcount=1,2,4,8", s)
+		return sweepDim{}, fmt.Errorf("--vary %q: expected --vary NAME=V1,V2,... such as --vary threadcount=1,2,4,8", redact.Arg(s))
 	}
 	if alias, ok := varyAliases[name]; ok {
 		name = alias
@@ -283,10 +284,10 @@ func parseVary(s string) (sweepDim, error) {
 	for i, v := range values {
 		v = strings.TrimSpace(v)
 		if v == "" {
-			return sweepDim{}, fmt.Errorf("--vary %s=%s: value %d is empty", name, list, i+1)
+			return sweepDim{}, fmt.Errorf("--vary %s=%s: value %d is empty", name, redact.URL(list), i+1)
 		}
 		if slices.Contains(values[:i], v) {
-			return sweepDim{}, fmt.Errorf("--vary %s=%s: value %s is given twice", name, list, v)
+			return sweepDim{}, fmt.Errorf("--vary %s=%s: value %s is given twice", name, redact.URL(list), redact.URL(v))
 		}
 		values[i] = v
 	}
@@ -369,6 +370,49 @@ type sweeper struct {
 	points     int
 	ids        []int64
 	saveErr    bool
+	// shown names the varied values that carry a secret; see secretNames.
+	shown map[string]map[string]string
+}
+
+// secretNames gives the values of a --vary that carry a secret (a URL with
+// a password) the names url1, url2, ... (value1, ... for other properties),
+// in the order given. A point's values name it in progress lines, the
+// table, results files, the store and file names; the redacted URLs could
+// not stand in, as two URLs that differ only in their passwords would
+// name two points alike.
+func secretNames(dims []sweepDim) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, d := range dims {
+		if !slices.ContainsFunc(d.values, redact.Changed) {
+			continue
+		}
+		prefix := "value"
+		if d.name == "mongodb.url" {
+			prefix = "url"
+		}
+		names := make(map[string]string, len(d.values))
+		for i, v := range d.values {
+			names[v] = fmt.Sprintf("%s%d", prefix, i+1)
+		}
+		out[d.name] = names
+	}
+	return out
+}
+
+// show returns a point's values as they may be shown and written: those
+// that carry a secret replaced by their names.
+func (s *sweeper) show(values map[string]string) map[string]string {
+	if len(s.shown) == 0 {
+		return values
+	}
+	out := make(map[string]string, len(values))
+	for k, v := range values {
+		if name, ok := s.shown[k][v]; ok {
+			v = name
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // runSweep is "mongobench sweep".
@@ -392,6 +436,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		s.dataDim = s.dataDim || slices.Contains(dataProperties, d.name)
 	}
 	s.x = xDim(s.varied)
+	s.shown = secretNames(o.dims)
 	series, err := s.plan()
 	if err != nil {
 		return err
@@ -524,7 +569,7 @@ func withValue(m map[string]string, k, v string) map[string]string {
 
 // pointLabel names a point by its values in command-line order.
 func (s *sweeper) pointLabel(values map[string]string) string {
-	m := sweepMark{Varied: s.varied, Point: values}
+	m := sweepMark{Varied: s.varied, Point: s.show(values)}
 	return m.label()
 }
 
@@ -676,6 +721,13 @@ func (s *sweeper) run(ctx context.Context, series []*seriesPlan) error {
 	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: %s × %s; results files in %s\n", s.id, what, plural(trials, "trial"), s.dir)
 	if s.kind == intendedLatency {
 		fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: the table's latencies are %s\n", s.id, s.kind)
+	}
+	for _, d := range s.o.dims {
+		for _, v := range d.values {
+			if name, ok := s.shown[d.name][v]; ok {
+				fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: %s=%s is %s\n", s.id, d.name, name, redact.URL(v))
+			}
+		}
 	}
 	s.table.header()
 	var knees []string
@@ -904,7 +956,7 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 		}
 		return t, s.trialError(p, trial, err)
 	}
-	mark := &sweepMark{ID: s.id, Varied: s.varied, Point: p.values, Trial: trial, Warmup: warm}
+	mark := &sweepMark{ID: s.id, Varied: s.varied, Point: s.show(p.values), Trial: trial, Warmup: warm}
 	if res.Extra == nil {
 		res.Extra = map[string]any{}
 	}
@@ -915,7 +967,7 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 	t.res = res
 	t.figures = figuresOf(res, s.kind)
 	if s.st != nil {
-		id, serr := saveRun(ctx, s.st, res, store.SaveOptions{SweepID: s.id, Point: p.values, Trial: trial})
+		id, serr := saveRun(ctx, s.st, res, store.SaveOptions{SweepID: s.id, Point: s.show(p.values), Trial: trial})
 		if serr != nil && !s.saveErr {
 			s.saveErr = true
 			fmt.Fprintf(s.env.Stderr, "mongobench: warning: %v; the results files in %s keep every run\n", serr, s.dir)
@@ -1253,8 +1305,9 @@ func (t *sweepTable) print(cells []string) {
 
 func (t *sweepTable) pointCells(p *sweepPoint) []string {
 	cells := make([]string, 0, len(t.head))
+	shown := t.s.show(p.values)
 	for _, d := range t.s.o.dims {
-		cells = append(cells, p.values[d.name])
+		cells = append(cells, shown[d.name])
 	}
 	return cells
 }
