@@ -56,11 +56,46 @@ func mayHoldSecret(s string) bool {
 	return strings.Contains(l, "password") || strings.Contains(l, "session_token")
 }
 
-func maskOptions(re *regexp.Regexp, s string) string {
-	return re.ReplaceAllStringFunc(s, func(m string) string {
-		sub := re.FindStringSubmatch(m)
-		return sub[1] + sub[2] + Mask
-	})
+// span is a secret's place in a string: [from, to).
+type span struct{ from, to int }
+
+// optionSpans lists where the values of secret options are in s.
+func optionSpans(re *regexp.Regexp, s string) []span {
+	var out []span
+	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		from := m[3]
+		if from < 0 {
+			from = m[5]
+		}
+		out = append(out, span{from, m[1]})
+	}
+	return out
+}
+
+// mask replaces the spans of s, found on s as it is, by Mask: a password
+// and an option value may overlap or hold each other, and masking one
+// first would hide where the other is.
+func mask(s string, spans []span) string {
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.from - b.from })
+	var b strings.Builder
+	pos := 0
+	for i := 0; i < len(spans); {
+		cur := spans[i]
+		for i++; i < len(spans) && spans[i].from <= cur.to; i++ {
+			cur.to = max(cur.to, spans[i].to)
+		}
+		if cur.from < pos {
+			cur.from = pos
+		}
+		b.WriteString(s[pos:cur.from])
+		b.WriteString(Mask)
+		pos = cur.to
+	}
+	b.WriteString(s[pos:])
+	return b.String()
 }
 
 // URL returns s, one connection string (or anything typed where one was
@@ -72,12 +107,13 @@ func URL(s string) string {
 	if !mayHoldSecret(s) {
 		return s
 	}
+	spans := optionSpans(optionInURL, s)
 	if at := strings.LastIndexByte(s, '@'); at >= 0 {
 		if p := passwordStart(s[:at], true); p >= 0 {
-			s = s[:p] + Mask + s[at:]
+			spans = append(spans, span{p, at})
 		}
 	}
-	return maskOptions(optionInURL, s)
+	return mask(s, spans)
 }
 
 // Text returns s with every password of a URL-like string in it, and every
@@ -89,35 +125,35 @@ func Text(s string) string {
 	if !mayHoldSecret(s) {
 		return s
 	}
-	if strings.IndexByte(s, '@') >= 0 {
-		var b strings.Builder
-		for len(s) > 0 {
-			end := strings.IndexAny(s, "\n\r")
-			if end < 0 {
-				end = len(s)
-			} else {
-				end++
-			}
-			b.WriteString(maskLine(s[:end]))
-			s = s[end:]
+	spans := optionSpans(optionInText, s)
+	for off := 0; off < len(s); {
+		end := strings.IndexAny(s[off:], "\n\r")
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += off + 1
 		}
-		s = b.String()
+		if sp, ok := passwordInLine(s[off:end]); ok {
+			spans = append(spans, span{off + sp.from, off + sp.to})
+		}
+		off = end
 	}
-	return maskOptions(optionInText, s)
+	return mask(s, spans)
 }
 
-func maskLine(line string) string {
+// passwordInLine finds the password of a line of text.
+func passwordInLine(line string) (span, bool) {
 	last := strings.LastIndexByte(line, '@')
 	for lo := 0; lo <= last; {
 		at := lo + strings.IndexByte(line[lo:], '@')
 		if p := passwordStart(line[lo:at], false); p >= 0 {
-			return line[:lo+p] + Mask + line[last:]
+			return span{lo + p, last}, true
 		}
 		// An '@' without a ':' before it is a user without a password (or
 		// not a URL at all); a later '@' may still end a userinfo.
 		lo = at + 1
 	}
-	return line
+	return span{}, false
 }
 
 // passwordStart returns where the password starts in seg, the text before
@@ -127,6 +163,13 @@ func maskLine(line string) string {
 func passwordStart(seg string, whole bool) int {
 	schemes := schemeEnds(seg, whole)
 	for i, u := range schemes {
+		// Only mongodb:// and mongodb+srv:// surely start a URL: another
+		// "scheme" after a user's ':' (`user:"pw://x@h`) is in a password.
+		if !whole && !knownScheme(seg, u) {
+			if c := firstSeparator(seg[:schemeStart(seg, u)], schemes[:i], false); c >= 0 {
+				return c
+			}
+		}
 		if c := strings.IndexByte(seg[u:], ':'); c >= 0 {
 			// That ':' may open the next URL of the line ("mongodb://h/x
 			// and mongodb://u:pw@h"): its user name comes after it.
@@ -146,7 +189,7 @@ func passwordStart(seg string, whole bool) int {
 		}
 		// Unless this scheme is inside the password of a URL without one
 		// ("bench:x mongodb://y@h"): a ':' before it says so.
-		return firstSeparator(seg[:schemeStart(seg, u)], schemes[:i])
+		return firstSeparator(seg[:schemeStart(seg, u)], schemes[:i], false)
 	}
 	if whole {
 		if c := strings.IndexByte(seg, ':'); c >= 0 {
@@ -154,15 +197,24 @@ func passwordStart(seg string, whole bool) int {
 		}
 		return escapedColon(seg, 0)
 	}
-	return firstSeparator(seg, nil)
+	return firstSeparator(seg, nil, true)
 }
 
 // firstSeparator returns the index after the first ':' of text that can
 // separate a user from a password: not the ": " of a message, nor the ':'
-// of a scheme; -1 when there is none.
-func firstSeparator(seg string, schemes []int) int {
+// of a scheme; -1 when there is none. With spaced, a password that starts
+// with white space is allowed for when there is no other: the last ": "
+// before the '@' is taken.
+func firstSeparator(seg string, schemes []int, spaced bool) int {
+	last := -1
 	for i := 0; i < len(seg); i++ {
-		if seg[i] != ':' || i+1 < len(seg) && isSpace(seg[i+1]) {
+		if seg[i] != ':' {
+			continue
+		}
+		if i+1 < len(seg) && isSpace(seg[i+1]) {
+			if spaced {
+				last = i + 1
+			}
 			continue
 		}
 		scheme := false
@@ -173,7 +225,7 @@ func firstSeparator(seg string, schemes []int) int {
 			return i + 1
 		}
 	}
-	return -1
+	return last
 }
 
 // schemeStart is where the scheme whose user name starts at u begins.
@@ -390,12 +442,8 @@ func secretsOf(uri string) []string {
 			add(uri[p:at])
 		}
 	}
-	for _, m := range optionInURL.FindAllStringSubmatchIndex(uri, -1) {
-		start := m[3]
-		if start < 0 {
-			start = m[5]
-		}
-		add(uri[start:m[1]])
+	for _, sp := range optionSpans(optionInURL, uri) {
+		add(uri[sp.from:sp.to])
 	}
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out

@@ -81,6 +81,10 @@ func TestText(t *testing.T) {
 		{`mongobench: unknown binding "bench:pw@host:27017"`, `mongobench: unknown binding "bench:***@host:27017"`},
 		{`mongobench: bad value bench:two words@h`, `mongobench: bad value bench:***@h`},
 		{`mongobench: bad -p mongodb.url=bench:pw@h/x`, `mongobench: bad -p mongodb.url=bench:***@h/x`},
+		// A password that starts with a space, and no other candidate.
+		{`mongobench: cannot read bench: pw@h: no such file`, `mongobench: cannot read bench:***@h: no such file`},
+		// With a scheme, the ": " of a message stays.
+		{`mongobench: no server at mongodb://CN=x@h: refused`, `mongobench: no server at mongodb://CN=x@h: refused`},
 		// Several lines are taken apart.
 		{"a mongodb://u:pw@h\nb mongodb://v@h2\n", "a mongodb://u:***@h\nb mongodb://v@h2\n"},
 		// Secret options in text.
@@ -202,7 +206,8 @@ func FuzzURL(f *testing.F) {
 // FuzzText puts a password into a message after text of any kind. Free
 // text has limits a whole value has not: a line break in the password
 // ends the line it is on, and without a scheme, a password that starts
-// with white space is not told from the ": " of a message.
+// with white space and holds a later ':', or that holds "mongodb://", is
+// not told from a message's ": " or a URL of its own.
 func FuzzText(f *testing.F) {
 	f.Add("mongobench: ", "", "", "h/x is invalid")
 	f.Add("x://y ", "p@", "@ss", "h")
@@ -216,7 +221,7 @@ func FuzzText(f *testing.F) {
 			prefix + " mongodb://user:" + pw + "@" + rest,
 			prefix + fmt.Sprintf(" %q", "mongodb://user:"+pw+"@"+rest),
 		}
-		if a == "" || !isSpace(a[0]) {
+		if (a == "" || !isSpace(a[0]) || !strings.Contains(b, ":")) && !strings.Contains(strings.ToLower(a), "mongodb") {
 			msgs = append(msgs, prefix+" user:"+pw+"@"+rest)
 		}
 		for _, m := range msgs {
