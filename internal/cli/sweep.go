@@ -1269,6 +1269,9 @@ func newSweepTable(s *sweeper) *sweepTable {
 		}
 		width := len(name)
 		for _, v := range d.values {
+			if shown, ok := s.shown[d.name][v]; ok {
+				v = shown
+			}
 			width = max(width, len(v))
 		}
 		if d.auto {
