@@ -165,6 +165,9 @@ func TestPasswordNeverShown(t *testing.T) {
 		bad("server stray argument", []string{"server", bare}, nil, "unexpected argument")
 		bad("calibrate stray argument", []string{"calibrate", full}, nil, "unexpected argument")
 		bad("history stray argument", []string{"history", full}, nil, "unexpected argument")
+		bad("compare run names", []string{"compare", bare, full}, nil, "bench:***@db.example.net:27017")
+		bad("report run names", []string{"report", bare, "-o", filepath.Join(dir, "none.html")}, nil, "bench:***@db.example.net:27017")
+		bad("-P file", []string{"run", "mongodb", "-P", bare}, nil, "cannot read workload file")
 	}
 	for _, r := range runs {
 		var out, errb bytes.Buffer
