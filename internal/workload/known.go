@@ -54,7 +54,7 @@ var KnownProperties = []Known{
 	// Client.
 	{"threadcount", "1", "client threads (-threads)"},
 	{"target", "0", "total operations per second over all threads, 0 = as fast as possible (-target)"},
-	{"status.interval", "10", "seconds between status lines and measurement intervals"},
+	{"status.interval", "10", "seconds between status lines and measurement intervals (0.1 to 3600)"},
 	{"label", "", "label for the run (-l)"},
 	{"maxexecutiontime", "0", "stop the phase after this many seconds, 0 = no limit"},
 	{"warmuptime", "0", "run this many seconds before measuring; warm-up operations are reported apart (--warmup)"},

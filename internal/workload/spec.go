@@ -15,6 +15,17 @@ import (
 // Distribution names accepted by requestdistribution.
 var requestDistributions = []string{"uniform", "zipfian", "latest", "hotspot", "exponential", "sequential"}
 
+// The bounds of status.interval. Every interval closes histograms, writes
+// a journal line and a status line, and samples the server: below the
+// floor that work is all the client does (at 1 ns it closes one interval
+// per nanosecond elapsed and never catches up). Above the ceiling a killed
+// run loses hours, since the journal keeps whole intervals only, and the
+// --max-error-rate verdicts come too late to matter.
+const (
+	MinStatusInterval = 100 * time.Millisecond
+	MaxStatusInterval = time.Hour
+)
+
 // Spec is a workload with every property parsed, validated and defaulted.
 type Spec struct {
 	Transactions bool // run phase (true) or load phase (false)
@@ -210,10 +221,7 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 
 	s.Threads = int(r.int64("threadcount", 1, 1, 1<<20))
 	s.Target = r.float("rate", "target", 0, 0, math.Inf(1))
-	s.StatusInterval = r.seconds("status.interval", 10)
-	if r.err == nil && s.StatusInterval <= 0 {
-		r.fail("status.interval", r.raw("status.interval"), "a number of seconds > 0")
-	}
+	s.StatusInterval = r.secondsIn("status.interval", 10*time.Second, MinStatusInterval, MaxStatusInterval)
 	s.MaxExecutionTime = r.seconds("maxexecutiontime", 0)
 	s.WarmupTime = r.seconds("warmuptime", 0)
 	s.OpTimeout = r.seconds("optimeout", 30)
@@ -340,6 +348,44 @@ func (r *resolver) seconds(name string, def float64) time.Duration {
 	}
 	f := r.float("number of seconds (or a duration such as 30s)", name, def, 0, 1e9)
 	return time.Duration(f * float64(time.Second))
+}
+
+// secondsIn reads a number of seconds or a duration that must lie in
+// [lo, hi]; anything else, infinities and NaN included, is refused with
+// the range.
+func (r *resolver) secondsIn(name string, def, lo, hi time.Duration) time.Duration {
+	v, ok := r.p.Get(name)
+	if !ok {
+		return def
+	}
+	t := strings.TrimSpace(v)
+	d, err := time.ParseDuration(t)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(t, 64)
+		// Compared as seconds, so that 1e300 cannot overflow a Duration.
+		if ferr != nil || !(f >= lo.Seconds() && f <= hi.Seconds()) {
+			d = -1
+		} else {
+			d = time.Duration(f * float64(time.Second))
+		}
+	}
+	if d < lo || d > hi {
+		r.fail(name, v, fmt.Sprintf("a number of seconds from %g to %g, or a duration from %s to %s", lo.Seconds(), hi.Seconds(), shortDuration(lo), shortDuration(hi)))
+		return def
+	}
+	return d
+}
+
+// shortDuration writes whole hours and minutes as "1h" and "5m", where
+// Duration.String gives "1h0m0s".
+func shortDuration(d time.Duration) string {
+	switch {
+	case d > 0 && d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d > 0 && d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
 }
 
 func (r *resolver) bool(name string, def bool) bool {

@@ -399,3 +399,55 @@ func TestResolveDurations(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusIntervalBounds: an interval too short for the client to close
+// one before the next is due, or too long for a killed run to keep
+// anything, is refused with the range, whatever form the number takes.
+func TestStatusIntervalBounds(t *testing.T) {
+	t.Parallel()
+	const rule = "expected a number of seconds from 0.1 to 3600, or a duration from 100ms to 1h"
+	tests := []struct {
+		value string
+		want  time.Duration // 0: refused
+	}{
+		{"10", 10 * time.Second},
+		{"0.1", 100 * time.Millisecond},   // the floor itself
+		{"100ms", 100 * time.Millisecond}, // the floor as a duration
+		{"3600", time.Hour},               // the ceiling
+		{"1h", time.Hour},
+		{" 2.5 ", 2500 * time.Millisecond},
+		{"1ns", 0},
+		{"1us", 0},
+		{"1µs", 0},
+		{"99ms", 0},
+		{"1e-9", 0},
+		{"0.099", 0},
+		{"0", 0},
+		{"0s", 0},
+		{"-1", 0},
+		{"-1s", 0},
+		{"3601", 0},
+		{"61m", 0},
+		{"1e300", 0}, // would overflow a Duration
+		{"2562048h", 0},
+		{"Inf", 0},
+		{"+Inf", 0},
+		{"NaN", 0},
+		{"nan", 0},
+		{"ten", 0},
+		{"", 0},
+	}
+	for _, tt := range tests {
+		s, _, err := Resolve(props("recordcount", "1", "operationcount", "1", "status.interval", tt.value), true)
+		if tt.want == 0 {
+			want := `status.interval="` + tt.value + `" is invalid: ` + rule
+			if err == nil || err.Error() != want {
+				t.Errorf("status.interval=%q: error %v, want %q", tt.value, err, want)
+			}
+			continue
+		}
+		if err != nil || s.StatusInterval != tt.want {
+			t.Errorf("status.interval=%q: %v, %v; want %v", tt.value, s, err, tt.want)
+		}
+	}
+}
