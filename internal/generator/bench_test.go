@@ -156,11 +156,11 @@ func BenchmarkFNVHash64(b *testing.B) {
 	_ = sink
 }
 
-// Building a zipfian over a large key space sums zeta over every item; the
-// cache makes every build after the first free.
-func BenchmarkNewZipfian10M(b *testing.B) {
+// Building a zipfian costs the same over any key space: zeta is summed
+// over the first thousand items only.
+func BenchmarkNewZipfian1T(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		NewZipfian(0, 10_000_000-1)
+		NewZipfian(0, 1_000_000_000_000-1)
 	}
 }

@@ -217,21 +217,64 @@ func containsInt(s []int64, v int64) bool {
 	return false
 }
 
-// The cache must give exactly the from-scratch sum, whether it finds the
-// count, extends a smaller one or is asked below what it holds.
-func TestZetaCache(t *testing.T) {
+// Above zetaExactMax items zeta is computed, not summed: it must agree
+// with the sum, term by term, wherever summing is feasible, for YCSB's
+// constant and others, and with YCSB's own sum over 10^10 items.
+func TestZetaApprox(t *testing.T) {
 	t.Parallel()
-	const theta = 0.75 // a constant no other test caches
-	for _, n := range []int64{200_000, 300_000, 100_000, 300_000, 1, 0} {
-		if got, want := zeta(n, theta), zetaFrom(0, n, theta, 0); got != want {
-			t.Errorf("zeta(%d) = %v, want %v", n, got, want)
+	tests := []struct {
+		n     int64
+		theta float64
+	}{
+		{zetaExactMax + 1, ZipfianConstant}, // the first count computed
+		{100_000, ZipfianConstant},
+		{1_000_003, ZipfianConstant},
+		{10_000_000, ZipfianConstant},
+		{1_000_000, 0.01},
+		{1_000_000, 0.5},
+		{1_000_000, 0.75},
+		{1_000_000, 0.999999},
+		{5_000_000, 0.2},
+	}
+	for _, tt := range tests {
+		sum := zetaFrom(0, tt.n, tt.theta, 0)
+		got := zeta(tt.n, tt.theta)
+		rel := math.Abs(got-sum) / sum
+		t.Logf("zeta(%d, %g): relative difference %.2g", tt.n, tt.theta, rel)
+		if rel > 1e-12 {
+			t.Errorf("zeta(%d, %g) = %.17g, the sum is %.17g: relative difference %.2g", tt.n, tt.theta, got, sum, rel)
 		}
 	}
-	zetaMemo.Lock()
-	pts := zetaMemo.points[math.Float64bits(theta)]
-	zetaMemo.Unlock()
-	if len(pts) != 3 || pts[0].n != 100_000 || pts[1].n != 200_000 || pts[2].n != 300_000 {
-		t.Errorf("cached points %v, want counts 100000, 200000, 300000 in order", pts)
+	// YCSB added 10^10 terms one by one, so its figure carries their
+	// rounding errors, about 1e-11 of it.
+	if got, rel := zeta(ScrambledItemCount, ZipfianConstant), 1e-11; math.Abs(got-ScrambledZetan)/ScrambledZetan > rel {
+		t.Errorf("zeta(10^10) = %.17g, YCSB's sum is %.17g", got, ScrambledZetan)
+	}
+	// Counts on either side of the switch to the formula: zeta grows by
+	// exactly the next term, to rounding.
+	for _, theta := range []float64{0.5, ZipfianConstant} {
+		n := int64(zetaExactMax)
+		step := zeta(n+1, theta) - zeta(n, theta)
+		if want := math.Pow(float64(n+1), -theta); math.Abs(step-want)/want > 1e-6 {
+			t.Errorf("theta %g: zeta(%d)-zeta(%d) = %g, want the term %g", theta, n+1, n, step, want)
+		}
+	}
+}
+
+// Growth by more than zetaGrowthSummed items computes zeta afresh instead
+// of adding every new term: a latest distribution whose key space jumps
+// by 10^12 must not spin.
+func TestZipfianLargeGrowth(t *testing.T) {
+	t.Parallel()
+	z := NewZipfian(0, 999)
+	r := newRand(9)
+	const n = int64(1e12)
+	v := z.NextN(r, n)
+	if v < 0 || v >= n {
+		t.Fatalf("NextN(%d) = %d", n, v)
+	}
+	if st := z.snapshot(); st.countForZeta != n || st.zetan != zeta(n, ZipfianConstant) {
+		t.Errorf("after growth to %d: count %d zeta %v, want %v", n, st.countForZeta, st.zetan, zeta(n, ZipfianConstant))
 	}
 }
 
@@ -449,6 +492,55 @@ func TestExponential(t *testing.T) {
 			p := 1 - math.Exp(-gamma*float64(limit))
 			within(t, "share below the range", float64(below)/draws, p, fiveSigma(p, draws))
 			within(t, "share below the range vs percentile", float64(below)/draws, tt.percentile/100, 0.005)
+		})
+	}
+}
+
+// NextUpTo must give Next's distribution truncated at the limit, in
+// bounded time even when almost no draw of Next fits (a tiny percentile,
+// where YCSB's redraws never end) and when the decay rate underflows.
+func TestExponentialUpTo(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		percentile float64
+		rangeSize  float64
+		limit      int64
+	}{
+		{"ycsb defaults, most draws fit", 95, 1000 * 0.8571428571, 1000},
+		{"half the draws fit", 50, 10_000, 10_000},
+		{"tiny percentile", 1e-300, 1e12 * 0.8571428571, 1e12},
+		{"percentile below the smallest normal", 1e-310, 1000, 1000},
+		{"decay rate underflows to 0", 1e-320, 1e12, 1e12},
+		{"limit the largest key", 1e-9, 1e18, math.MaxInt64},
+		{"huge decay rate", 95, 1e-300, 1000},
+		{"limit 1", 1e-6, 10, 1},
+		{"limit 0", 1e-6, 10, 0},
+	}
+	const draws = 200_000
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := NewExponential(tt.percentile, tt.rangeSize)
+			r := newRand(12)
+			q := tt.limit / 2
+			atMostQ := 0
+			for range draws {
+				v := e.NextUpTo(r, tt.limit)
+				if v < 0 || v > tt.limit {
+					t.Fatalf("NextUpTo(%d) = %d", tt.limit, v)
+				}
+				if v <= q {
+					atMostQ++
+				}
+			}
+			// The truncated CDF at q; flat where the decay rate is too
+			// small to tell the values apart.
+			p := (float64(q) + 1) / (float64(tt.limit) + 1)
+			if fits := -math.Expm1(-e.gamma * (float64(tt.limit) + 1)); fits > 0 {
+				p = -math.Expm1(-e.gamma*(float64(q)+1)) / fits
+			}
+			within(t, "share at most half the limit", float64(atMostQ)/draws, p, fiveSigma(p, draws)+1e-9)
 		})
 	}
 }

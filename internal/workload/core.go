@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -40,7 +41,9 @@ type Core struct {
 	loadKeys   *generator.Counter             // keysequence: keys the load phase inserts
 	insertKeys *generator.AcknowledgedCounter // transactioninsertkeysequence
 	keyChooser generator.Chooser
-	expKeys    bool // exponential keys count back from the newest
+	// expKeys, when set, replaces keyChooser: exponential keys count back
+	// from the newest.
+	expKeys *generator.Exponential
 
 	opChooser    *generator.Discrete
 	fieldChooser generator.Chooser
@@ -78,15 +81,20 @@ func NewCore(spec *Spec, nextInsertKey int64, seed uint64) (*Core, error) {
 	case "zipfian":
 		// Leave room for the keys this run inserts, as YCSB does, so new
 		// keys can become hot too.
-		expectedNew := int64(float64(spec.OperationCount) * spec.Proportions[TxInsert] * 2)
-		c.keyChooser = generator.NewScrambledZipfian(first, last+1+expectedNew+(nextInsertKey-spec.RecordCount))
+		// Saturating: near the top of the int64 key space the room for new
+		// keys would wrap around to negative key numbers.
+		expectedNew := int64(math.MaxInt64)
+		if f := float64(spec.OperationCount) * spec.Proportions[TxInsert] * 2; f < math.MaxInt64 {
+			expectedNew = int64(f)
+		}
+		end := addSaturating(addSaturating(last+1, expectedNew), nextInsertKey-spec.RecordCount)
+		c.keyChooser = generator.NewScrambledZipfian(first, end)
 	case "latest":
 		c.keyChooser = generator.NewSkewedLatest(c.insertKeys)
 	case "hotspot":
 		c.keyChooser = generator.NewHotspot(first, last, spec.HotspotDataFraction, spec.HotspotOpnFraction)
 	case "exponential":
-		c.keyChooser = generator.NewExponential(spec.ExponentialPercentile, float64(spec.RecordCount)*spec.ExponentialFrac)
-		c.expKeys = true
+		c.expKeys = generator.NewExponential(spec.ExponentialPercentile, float64(spec.RecordCount)*spec.ExponentialFrac)
 	default:
 		return nil, fmt.Errorf("requestdistribution=%s is not implemented", spec.RequestDistribution)
 	}
@@ -110,6 +118,15 @@ func NewCore(spec *Spec, nextInsertKey int64, seed uint64) (*Core, error) {
 		c.randomValues[i] = byte(' ' + r.IntN(95))
 	}
 	return c, nil
+}
+
+// addSaturating is a+b for b >= 0, or the largest int64 where that
+// would overflow.
+func addSaturating(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // Spec returns the workload's spec.
@@ -287,13 +304,11 @@ func (w *Worker) keyString(keynum int64) string {
 // not beyond the last acknowledged insert.
 func (w *Worker) nextKeynum() int64 {
 	c := w.core
-	if c.expKeys {
-		for {
-			k := c.insertKeys.Last() - c.keyChooser.Next(w.r)
-			if k >= 0 {
-				return k
-			}
-		}
+	if c.expKeys != nil {
+		// YCSB draws again until the key is not negative; NextUpTo gives
+		// the same keys in bounded time.
+		last := c.insertKeys.Last()
+		return last - c.expKeys.NextUpTo(w.r, last)
 	}
 	for {
 		k := c.keyChooser.Next(w.r)
