@@ -127,6 +127,14 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 			cfg.batchSize = n
 		}
 	}
+	// Run-phase inserts are one record each; batchsize shapes loads only.
+	inFlightBatch := cfg.batchSize
+	if command == "run" {
+		inFlightBatch = 1
+	}
+	if err := spec.CheckInFlight(inFlightBatch); err != nil {
+		return nil, badInput{err}
+	}
 	if v, ok := props.Get("mongodb.upsert"); ok {
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {
@@ -470,7 +478,7 @@ func preload(ctx context.Context, env Env, cfg *benchConfig, client *mongo.Clien
 	start := time.Now()
 	out, err := runPhase(ctx, env, phaseConfig{
 		command: "load", core: core, spec: &spec, client: client, seed: seed,
-		batchSize: max(cfg.batchSize, 100), operations: spec.InsertCount, quiet: true, interrupt: interrupt,
+		batchSize: preloadBatch(&spec, cfg.batchSize), operations: spec.InsertCount, quiet: true, interrupt: interrupt,
 	})
 	if err != nil {
 		return err
@@ -526,6 +534,14 @@ func shortCollectionWarning(spec *workload.Spec, dbName string, n int64) string 
 	}
 	return fmt.Sprintf("%s.%s holds %d documents, recordcount is %d: %s of %s will be NOT_FOUND; %s",
 		dbName, spec.Table, n, spec.RecordCount, share, what, fix)
+}
+
+// preloadBatch is the batch size that fills the embedded server: at least
+// 100 records per insertMany, for speed, unless records so large would
+// hold more than workload.InFlightBudget in the client at once.
+func preloadBatch(spec *workload.Spec, batchSize int) int {
+	fits := workload.InFlightBudget / (int64(spec.Threads) * spec.MaxRecordBytes())
+	return int(max(1, min(int64(max(batchSize, 100)), fits)))
 }
 
 // failedOperations counts operations whose status is not OK, excluding

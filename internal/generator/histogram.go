@@ -162,3 +162,14 @@ func (h *Histogram) Next(r *rand.Rand) int64 {
 	}
 	return int64(lo+1) * h.blockSize
 }
+
+// Max returns the largest size Next can return: that of the last bucket
+// with a positive count.
+func (h *Histogram) Max() int64 {
+	total := h.cum[len(h.cum)-1]
+	last := len(h.cum) - 1
+	for last > 0 && h.cum[last-1] == total {
+		last--
+	}
+	return int64(last+1) * h.blockSize
+}

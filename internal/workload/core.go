@@ -53,8 +53,9 @@ type Core struct {
 	randomValues []byte // shared read-only pool that random field values are sliced from
 }
 
-// randomPoolSize bounds the shared pool of random value bytes: large enough
-// that values look random, small enough to stay in cache.
+// randomPoolSize is the least size of the shared pool of random value
+// bytes: large enough that values look random, small enough to stay in
+// cache.
 const randomPoolSize = 1 << 20
 
 // NewCore builds the workload. nextInsertKey is the first key number that
@@ -113,7 +114,9 @@ func NewCore(spec *Spec, nextInsertKey int64, seed uint64) (*Core, error) {
 
 	// YCSB's RandomByteIterator yields printable ASCII; so does this pool.
 	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	c.randomValues = make([]byte, randomPoolSize)
+	// At least the longest field, so that every value has the length the
+	// workload asks for; Resolve keeps that within a document's 16 MiB.
+	c.randomValues = make([]byte, max(randomPoolSize, min(spec.MaxFieldBytes(), MaxDocumentBytes)))
 	for i := range c.randomValues {
 		c.randomValues[i] = byte(' ' + r.IntN(95))
 	}

@@ -254,6 +254,9 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		warnings = append(warnings, Warning(fmt.Sprintf("measurementtype=%s: mongobench always measures with HdrHistogram", mt)))
 	}
 
+	if r.err == nil {
+		r.err = s.checkRecordSize()
+	}
 	if r.err == nil && transactions && s.OperationCount == 0 && s.MaxExecutionTime == 0 {
 		r.err = errors.New("operationcount=0 means no limit: set operationcount > 0 or maxexecutiontime > 0 so the run can end")
 	}
