@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -25,10 +26,15 @@ func TestBadInput(t *testing.T) {
 	if err := os.WriteFile(garbageHist, []byte("not a histogram\n1\t2\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	noHist, noCA, noKey := filepath.Join(dir, "nohist.txt"), filepath.Join(dir, "ca.pem"), filepath.Join(dir, "client.pem")
 	// Never contacted: input is checked first. Were it contacted, the
 	// error would be "no MongoDB server answered", exit 1.
 	const url = "mongodb://127.0.0.1:1/x"
+	const intervalRule = "expected a number of seconds from 0.1 to 3600, or a duration from 100ms to 1h"
 	const rateRange = "expected a fraction of failed operations greater than 0 and at most 1, such as 0.5"
 	type row struct {
 		name string
@@ -99,6 +105,26 @@ func TestBadInput(t *testing.T) {
 		// Refused before connecting: the URL's port is closed.
 		{"--drop with run", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "--drop"},
 			"--drop goes with load: it drops the collection before loading it again; run keeps the data it finds"},
+		// Files that are not regular: a FIFO nobody writes used to block
+		// the open forever, deaf to signals.
+		{"-P FIFO", []string{"run", "mongodb", "-P", fifo}, "cannot read workload file " + fifo + ": is a named pipe (FIFO), not a regular file"},
+		{"-P directory", []string{"run", "mongodb", "-P", dir}, "cannot read workload file " + dir + ": is a directory, not a regular file"},
+		{"-P device", []string{"run", "mongodb", "-P", os.DevNull}, "cannot read workload file " + os.DevNull + ": is a character device, not a regular file"},
+		{"histogram FIFO", []string{"load", "mongodb", "-P", "workloada", "-p", "fieldlengthdistribution=histogram", "-p", "fieldlengthhistogram=" + fifo},
+			"fieldlengthdistribution=histogram: fieldlengthhistogram: reading histogram: open " + fifo + ": is a named pipe (FIFO), not a regular file"},
+		{"histogram directory", []string{"load", "mongodb", "-P", "workloada", "-p", "fieldlengthdistribution=histogram", "-p", "fieldlengthhistogram=" + dir},
+			"fieldlengthdistribution=histogram: fieldlengthhistogram: reading histogram: open " + dir + ": is a directory, not a regular file"},
+		// Intervals the collector cannot keep up with, or absurdly long.
+		{"status.interval 1ns", []string{"run", "mongodb", "-P", "workloada", "-p", "status.interval=1ns"}, `status.interval="1ns" is invalid: ` + intervalRule},
+		{"status.interval 1e-9", []string{"run", "mongodb", "-P", "workloada", "-p", "status.interval=1e-9"}, `status.interval="1e-9" is invalid: ` + intervalRule},
+		{"status.interval Inf", []string{"load", "mongodb", "-P", "workloada", "-p", "status.interval=Inf"}, `status.interval="Inf" is invalid: ` + intervalRule},
+		{"status.interval huge", []string{"sweep", "-P", "workloada", "--vary", "threadcount=1,2", "-p", "status.interval=1e300"}, `sweep point threadcount=1: status.interval="1e300" is invalid: ` + intervalRule},
+		// Records MongoDB would refuse, and more records in flight than
+		// the client should hold.
+		{"record over 16 MiB", []string{"load", "mongodb", "-P", "workloada", "-p", "fieldcount=65536", "-p", "fieldlength=16777216"},
+			"a record of fieldcount=65536 fields of up to fieldlength=16777216 bytes is up to 1099512730817 bytes as BSON, over MongoDB's document limit of 16777216 bytes (16 MiB): lower fieldcount or the field length"},
+		{"records in flight", []string{"load", "mongodb", "-P", "workloada", "-threads", "64", "-p", "batchsize=1000", "-p", "fieldlength=10000"},
+			"threadcount=64 x batchsize=1000 records of up to 100169 bytes would hold 6.0 GiB in flight, over the client's limit of 4.0 GiB: lower threadcount, batchsize or the record size"},
 		{"server flag", []string{"server", "--port", "1"}, "server: flag provided but not defined: -port: accepted flags are --addr HOST:PORT, --data-dir DIR, --null"},
 	}
 	if os.Geteuid() != 0 { // root reads any file

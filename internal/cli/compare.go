@@ -19,6 +19,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
@@ -215,7 +216,7 @@ func looksLikeFile(ref string) bool {
 // loadFile reads a results file, or the journal of a run that did not
 // finish.
 func loadFile(path string) (loadedRun, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return loadedRun{}, badInputf("cannot read results file: %w", err)
 	}

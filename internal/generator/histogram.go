@@ -7,9 +7,10 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/inputfile"
 )
 
 // Histogram is YCSB's HistogramGenerator (fieldlengthdistribution=
@@ -68,7 +69,7 @@ func newHistogram(blockSize int64, counts []int64) (*Histogram, error) {
 // LoadHistogram reads a histogram file in YCSB's format (see
 // ParseHistogram).
 func LoadHistogram(path string) (*Histogram, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading histogram: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mongobench/mongobench/internal/inputfile"
 )
 
 // Properties is the merged set of workload properties: files read in order,
@@ -79,7 +81,7 @@ func (p *Properties) Merge(o *Properties) {
 
 // ParseFile reads a Java-format properties file (YCSB's workload files).
 func ParseFile(path string) (*Properties, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read workload file %s: %w", path, unwrapPathError(err))
 	}
