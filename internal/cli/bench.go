@@ -193,6 +193,27 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	spec := cfg.spec
 
+	// A signal before the phase cancels whatever step is under way and
+	// ends the command at once: there is nothing measured to save yet.
+	interrupt := newInterrupt(env.Interrupt)
+	defer interrupt.close()
+	setupCtx, cancelSetup := interrupt.context(ctx)
+	defer cancelSetup()
+	// disconnect closes a client within the post-phase limit; when the run
+	// was interrupted before it measured, in the background, since the
+	// server may be why it was, and the driver's Disconnect waits for a
+	// monitor's handshake with it whatever its context says.
+	measuring := false
+	disconnect := func(close func(context.Context) error) {
+		c, cancel, _ := postPhaseContext(ctx, cfg.connect)
+		if interrupt.code() != 0 && !measuring {
+			go func() { defer cancel(); _ = close(c) }()
+			return
+		}
+		defer cancel()
+		_ = close(c)
+	}
+
 	// The store is opened before the benchmark so that a wrong --store is
 	// reported before any time is spent measuring.
 	var results *store.Store
@@ -207,41 +228,33 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	var server *embedded.Server
 	url := cfg.url
 	if url == "" {
-		server, err = embedded.Start(ctx, embedded.Options{DataDir: cfg.args.dataDir})
+		server, err = embedded.Start(setupCtx, embedded.Options{DataDir: cfg.args.dataDir})
 		if err != nil {
-			return fmt.Errorf("cannot start the embedded server: %w", err)
+			return interrupt.before(fmt.Errorf("cannot start the embedded server: %w", err), "starting the embedded server")
 		}
 		defer server.Close()
 		url = server.URI()
 		fmt.Fprintf(env.Stderr, "mongobench: no mongodb.url given: started the embedded server (FerretDB, SQLite) at %s, data in %s\n", url, server.DataDir())
 	}
 	dbName := mongo.DatabaseFromURL(url)
-	client, err := mongo.Open(ctx, mongo.Config{
+	client, err := mongo.Open(setupCtx, mongo.Config{
 		URL: url, Database: dbName, Upsert: cfg.upsert, Threads: spec.Threads,
 		ConnectTimeout: cfg.connect, OpTimeout: spec.OpTimeout,
 	})
 	if err != nil {
-		return err
+		return interrupt.before(err, "connecting to "+redact.URL(url))
 	}
-	defer func() {
-		c, cancel, _ := postPhaseContext(ctx, cfg.connect)
-		defer cancel()
-		_ = client.Close(c)
-	}()
+	defer disconnect(client.Close)
 	monitor, err := mongo.OpenMonitor(mongo.Config{URL: url, ConnectTimeout: cfg.connect})
 	if err != nil {
 		return err
 	}
-	defer func() {
-		c, cancel, _ := postPhaseContext(ctx, cfg.connect)
-		defer cancel()
-		_ = monitor.Disconnect(c)
-	}()
+	defer disconnect(monitor.Disconnect)
 	localServer := server != nil || isLocalURL(url)
 
 	if cfg.args.drop { // load only: parseBenchArgs refuses it with run
-		if err := client.Drop(ctx, spec.Table); err != nil {
-			return fmt.Errorf("cannot drop %s.%s: %w", dbName, spec.Table, err)
+		if err := client.Drop(setupCtx, spec.Table); err != nil {
+			return interrupt.before(fmt.Errorf("cannot drop %s.%s: %w", dbName, spec.Table, err), "dropping "+dbName+"."+spec.Table)
 		}
 		fmt.Fprintf(env.Stderr, "mongobench: dropped %s.%s\n", dbName, spec.Table)
 	}
@@ -250,17 +263,17 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		seed = uint64(time.Now().UnixNano())
 	}
 
-	interrupt := newInterrupt(env.Interrupt)
-	defer interrupt.close()
-
 	nextInsert := spec.RecordCount
 	if command == "run" {
-		n, err := client.Count(ctx, spec.Table)
+		n, err := client.Count(setupCtx, spec.Table)
+		if err := interrupt.before(nil, "counting the documents in "+dbName+"."+spec.Table); err != nil {
+			return err
+		}
 		switch {
 		case err != nil && server != nil:
 			return fmt.Errorf("cannot count documents in %s.%s: %w", dbName, spec.Table, err)
 		case n == 0 && server != nil:
-			if err := preload(ctx, env, cfg, client, server, seed, interrupt); err != nil {
+			if err := preload(setupCtx, env, cfg, client, server, seed, interrupt); err != nil {
 				return err
 			}
 		case err == nil:
@@ -270,18 +283,15 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 	}
 	if command == "run" && spec.Proportions[workload.TxInsert] > 0 {
-		nextInsert, err = workload.NextInsertKey(ctx, spec, func(ctx context.Context, key string) (bool, error) {
+		nextInsert, err = workload.NextInsertKey(setupCtx, spec, func(ctx context.Context, key string) (bool, error) {
 			return client.KeyExists(ctx, spec.Table, key)
 		})
 		if err != nil {
-			return fmt.Errorf("cannot find where earlier inserts ended in %s.%s: %w", dbName, spec.Table, err)
+			return interrupt.before(fmt.Errorf("cannot find where earlier inserts ended in %s.%s: %w", dbName, spec.Table, err), "finding where earlier inserts ended")
 		}
 		if nextInsert > spec.RecordCount {
 			fmt.Fprintf(env.Stderr, "mongobench: %s.%s already holds keys up to number %d from earlier runs: inserts continue after them\n", dbName, spec.Table, nextInsert-1)
 		}
-	}
-	if interrupt.code() != 0 {
-		return exitError{interrupt.code(), errors.New("interrupted before the benchmark started")}
 	}
 
 	core, err := workload.NewCore(spec, nextInsert, seed)
@@ -307,15 +317,22 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		if warm, err = runWarmup(ctx, env, ph); err != nil {
 			return err
 		}
+		if err := interrupt.before(nil, "warming up"); err != nil {
+			return err
+		}
 	}
 	// The facts read before the phase get a deadline too: a server that
 	// stalls after answering the first ping must not hang the run here,
 	// before its clock has even started.
 	preLimit := max(cfg.connect, 10*time.Second)
-	preCtx, cancelPre := context.WithTimeout(ctx, preLimit)
+	preCtx, cancelPre := context.WithTimeout(setupCtx, preLimit)
 	topology := metrics.Topology(preCtx, monitor, dbName, spec.Table)
 	sizesBefore := sizesWithin(preCtx, preLimit, "before the phase", monitor, dbName, spec.Table)
 	cancelPre()
+	if err := interrupt.before(nil, "reading the server's topology and sizes"); err != nil {
+		return err
+	}
+	measuring = true
 	out, err := runPhase(ctx, env, ph)
 	if err != nil {
 		return err
@@ -481,6 +498,11 @@ func preload(ctx context.Context, env Env, cfg *benchConfig, client *mongo.Clien
 		batchSize: preloadBatch(&spec, cfg.batchSize), operations: spec.InsertCount, quiet: true, interrupt: interrupt,
 	})
 	if err != nil {
+		return err
+	}
+	// Stopped by a signal: the records are not all there, and the run
+	// that would follow has nothing to measure.
+	if err := interrupt.before(nil, "loading the embedded server"); err != nil {
 		return err
 	}
 	if failed := failedOperations(out.summary); failed > 0 {

@@ -79,7 +79,12 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 	pingCtx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
 	defer cancel()
 	if err := client.Ping(pingCtx, readpref.Nearest()); err != nil {
-		_ = client.Disconnect(context.Background())
+		// In the background: Disconnect waits for the server monitor's
+		// handshake whatever its context says, which on a server that
+		// accepts and never answers lasts the whole connect timeout, and
+		// the caller (interrupted, or told that nothing answered) should
+		// not wait that long again.
+		go func() { _ = client.Disconnect(context.Background()) }()
 		return nil, connectError(cfg, opts, err)
 	}
 	return &Client{cfg: cfg, client: client, db: client.Database(cfg.Database), opTimeout: opTimeout}, nil
