@@ -886,14 +886,14 @@ func (s *sweeper) runPoint(ctx context.Context, p *sweepPoint) (pointResult, err
 		// trials of a point measure the same thing; otherwise only the
 		// first trial of a point may need a load.
 		if s.o.command == "run" {
-			if err := s.prepareData(ctx, p, url, trial, total); err != nil {
+			if err := s.sig.step(ctx, func(ctx context.Context) error { return s.prepareData(ctx, p, url, trial, total) }); err != nil {
 				return pr, err
 			}
 		}
 		warm := s.o.discardFirst && trial == 1
 		s.progress(p, trial, total, warm)
 		if s.o.command == "load" {
-			if err := s.dropTable(ctx, p, url); err != nil {
+			if err := s.sig.step(ctx, func(ctx context.Context) error { return s.dropTable(ctx, p, url) }); err != nil {
 				return pr, err
 			}
 		}
@@ -1393,12 +1393,13 @@ type sweepSignals struct {
 	mu   sync.Mutex
 	code int
 	cur  chan int
+	stop chan struct{} // closed by the signal
 	done chan struct{}
 	once sync.Once
 }
 
 func watchSweepSignals(in <-chan int) *sweepSignals {
-	s := &sweepSignals{done: make(chan struct{})}
+	s := &sweepSignals{stop: make(chan struct{}), done: make(chan struct{})}
 	if in == nil {
 		return s
 	}
@@ -1408,6 +1409,7 @@ func watchSweepSignals(in <-chan int) *sweepSignals {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			s.code = code
+			close(s.stop)
 			if s.cur != nil {
 				select {
 				case s.cur <- code:
@@ -1441,6 +1443,34 @@ func (s *sweepSignals) stopped() int {
 }
 
 func (s *sweepSignals) close() { s.once.Do(func() { close(s.done) }) }
+
+// context returns ctx, cancelled by the signal: for the sweep's own steps
+// between runs (connecting, counting, dropping), which would otherwise
+// wait out their timeouts on a server that does not answer.
+func (s *sweepSignals) context(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-s.stop:
+			cancel()
+		case <-c.Done():
+		}
+	}()
+	return c, cancel
+}
+
+// step runs one of the sweep's own steps under a context the signal
+// cancels; a step cut short by the signal stops the sweep, as a signal
+// between runs does.
+func (s *sweepSignals) step(ctx context.Context, f func(context.Context) error) error {
+	c, cancel := s.context(ctx)
+	defer cancel()
+	err := f(c)
+	if err != nil && s.stopped() != 0 {
+		return errSweepStopped
+	}
+	return err
+}
 
 // warnOnce passes lines through to w, except warnings already passed: each
 // run of a sweep would repeat the same ones.
