@@ -108,6 +108,8 @@ func TestBadInput(t *testing.T) {
 		// Files that are not regular: a FIFO nobody writes used to block
 		// the open forever, deaf to signals.
 		{"-P FIFO", []string{"run", "mongodb", "-P", fifo}, "cannot read workload file " + fifo + ": is a named pipe (FIFO), not a regular file"},
+		{"TLS CA file FIFO", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=mongodb://h/db?tls=true&tlsCAFile=" + fifo},
+			"mongodb.url option tlsCAFile=" + fifo + ": the file cannot be read (is a named pipe (FIFO), not a regular file)"},
 		{"-P directory", []string{"run", "mongodb", "-P", dir}, "cannot read workload file " + dir + ": is a directory, not a regular file"},
 		{"-P device", []string{"run", "mongodb", "-P", os.DevNull}, "cannot read workload file " + os.DevNull + ": is a character device, not a regular file"},
 		{"histogram FIFO", []string{"load", "mongodb", "-P", "workloada", "-p", "fieldlengthdistribution=histogram", "-p", "fieldlengthhistogram=" + fifo},

@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 
+	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/redact"
 )
 
@@ -167,9 +168,14 @@ func ValidateURL(uri string) error {
 		switch strings.ToLower(key) {
 		case "tlscafile", "tlscertificatekeyfile", "sslcertificateauthorityfile", "sslclientcertificatekeyfile":
 			for _, v := range vals {
-				if _, err := os.Stat(v); err != nil {
+				// Opened, not just looked at: the driver reads it while
+				// parsing the URL, and a named pipe nobody writes would
+				// hold that read, and the command, forever.
+				f, err := inputfile.Open(v)
+				if err != nil {
 					return fmt.Errorf("mongodb.url option %s=%s: the file cannot be read (%v)", key, v, unwrapPathError(err))
 				}
+				f.Close()
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -81,8 +82,15 @@ func TestValidateURL(t *testing.T) {
 	if err := os.WriteFile(ca, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct{ url, err string }{
 		{"mongodb://localhost:27017/ycsb?w=1", ""},
+		// Not regular files: a FIFO would block the driver's read of it.
+		{"mongodb://h/db?tls=true&tlsCAFile=" + fifo, "mongodb.url option tlsCAFile=" + fifo + ": the file cannot be read (is a named pipe (FIFO), not a regular file)"},
+		{"mongodb://h/db?tls=true&tlsCertificateKeyFile=" + filepath.Dir(fifo), "the file cannot be read (is a directory, not a regular file)"},
 		{"mongodb://a:1,b:2,c:3/db?authSource=admin", ""},
 		{"mongodb://h:notaport/db", "mongodb.url mongodb://h:notaport/db is invalid"},
 		{"mongodb://u:secret@h/db?maxPoolSize=abc", `mongodb.url mongodb://u:***@h/db?maxPoolSize=abc is invalid: invalid value for "maxPoolSize": "abc"`},
