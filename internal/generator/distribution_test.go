@@ -319,6 +319,51 @@ func TestScrambledZipfian(t *testing.T) {
 	}
 }
 
+// NextUpTo keeps the scrambled zipfian's values inside the smaller range,
+// with the same popularity: the hottest value there is drawn with item 0's
+// share, 1/zeta.
+func TestScrambledZipfianUpTo(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name            string
+		min, max, limit int64
+	}{
+		{"a thousand keys of a trillion", 0, 1e12, 999},
+		{"offset range", 5000, 1e15, 5999},
+		{"limit at max", 10, 1009, 1009},
+		{"limit beyond max", 10, 1009, 5000},
+		{"one key", 7, 1e9, 7},
+		{"whole int64 range", 0, math.MaxInt64, 999},
+	}
+	const draws = 200_000
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewScrambledZipfian(tt.min, tt.max)
+			r := newRand(13)
+			hi := min(tt.limit, tt.max)
+			counts := map[int64]int{}
+			for range draws {
+				v := s.NextUpTo(r, tt.limit)
+				if v < tt.min || v > hi {
+					t.Fatalf("NextUpTo(%d) = %d, outside [%d, %d]", tt.limit, v, tt.min, hi)
+				}
+				counts[v]++
+			}
+			top := 0
+			for _, c := range counts {
+				top = max(top, c)
+			}
+			// At least item 0's share; more where other items hash onto
+			// the same value.
+			p0 := 1 / ScrambledZetan
+			if got := float64(top) / draws; got < p0-fiveSigma(p0, draws) {
+				t.Errorf("hottest value drawn %.4f of the time, want at least 1/zeta = %.4f", got, p0)
+			}
+		})
+	}
+}
+
 func TestScrambledZipfianBounds(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -293,6 +293,22 @@ func NewScrambledZipfian(min, max int64) *ScrambledZipfian {
 	}
 }
 
+// NextUpTo returns a value in [min, limit] (limit at most max): the same
+// zipfian popularity scattered over that smaller range. CoreWorkload uses
+// it where redrawing until Next's value exists would take too long, when
+// the range leaves room for far more new keys than there are keys.
+func (s *ScrambledZipfian) NextUpTo(r *rand.Rand, limit int64) int64 {
+	h := uint64(FNVHash64(s.gen.Next(r)))
+	span := uint64(limit-s.min) + 1
+	if limit < s.min || (s.span != 0 && span > s.span) {
+		span = s.span
+	}
+	if span != 0 {
+		h %= span
+	}
+	return int64(uint64(s.min) + h)
+}
+
 // Next returns the next value, in [min, max].
 func (s *ScrambledZipfian) Next(r *rand.Rand) int64 {
 	// Unsigned arithmetic keeps the one hash that Math.abs leaves negative

@@ -36,6 +36,8 @@ func TestSetUpOverLargestKeySpace(t *testing.T) {
 		{"sequential", []string{"requestdistribution", "sequential"}},
 		{"zipfian", []string{"requestdistribution", "zipfian"}},
 		{"zipfian ordered", []string{"requestdistribution", "zipfian", "insertorder", "ordered"}},
+		// Room for 2^64 new keys beside a thousand: almost no draw exists.
+		{"zipfian, far more inserts than records", []string{"requestdistribution", "zipfian", "recordcount", "1000"}},
 		{"latest", []string{"requestdistribution", "latest"}},
 		{"latest over 10^12", []string{"requestdistribution", "latest", "recordcount", "1000000000000"}},
 		{"hotspot", []string{"requestdistribution", "hotspot"}},
