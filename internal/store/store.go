@@ -41,6 +41,11 @@ var ErrNewerSchema = errors.New("store written by a newer mongobench")
 // to another program.
 var ErrNotAStore = errors.New("not a mongobench store")
 
+// ErrCorrupt is returned (wrapped) by Open for a store whose file is
+// damaged (cut short, overwritten in part): refused before a run is
+// measured and lost in it, or before figures are read from it.
+var ErrCorrupt = errors.New("the store file is damaged")
+
 // applicationID marks the file as a mongobench store ("mbnc"), so that a
 // store option pointed at another program's SQLite file (the embedded
 // server's, say) is refused instead of gaining a table.
@@ -149,9 +154,59 @@ func Open(path string) (*Store, error) {
 	s := &Store{db: db, path: path}
 	if err := s.migrate(context.Background()); err != nil {
 		_ = db.Close()
+		if isCorrupt(err) {
+			err = fmt.Errorf("%w (%v)", ErrCorrupt, err)
+		}
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := s.quickCheck(context.Background()); err != nil {
+		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// quickCheck runs SQLite's quick_check, which reads every page: a store
+// damaged past its header opens and answers its first queries, and fails
+// only on the page the next save or listing touches.
+func (s *Store) quickCheck(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check(3)")
+	if err != nil {
+		if isCorrupt(err) {
+			return fmt.Errorf("%w (%v)", ErrCorrupt, err)
+		}
+		return fmt.Errorf("check store: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return fmt.Errorf("check store: %w", err)
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		if isCorrupt(err) {
+			return fmt.Errorf("%w (%v)", ErrCorrupt, err)
+		}
+		return fmt.Errorf("check store: %w", err)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s", ErrCorrupt, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// sqliteCorrupt is SQLite's result code for a damaged file.
+const sqliteCorrupt = 11
+
+// isCorrupt tells SQLite's errors for a damaged file, reported by code.
+func isCorrupt(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == sqliteCorrupt
 }
 
 // dataSourceName makes a SQLite URI of path. A URI, rather than the bare
