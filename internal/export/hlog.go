@@ -3,12 +3,12 @@ package export
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/outfile"
 )
 
 // HdrLogs writes YCSB's HdrHistogram interval logs
@@ -25,7 +25,7 @@ type HdrLogs struct {
 }
 
 type hdrLog struct {
-	f *os.File
+	f *outfile.File
 	w *bufio.Writer
 	l *hdrhistogram.HistogramLogWriter
 }
@@ -41,7 +41,7 @@ func (h *HdrLogs) open(name string) (*hdrLog, error) {
 		return l, nil
 	}
 	path := h.prefix + name + ".hdr"
-	f, err := os.Create(path)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("hdrhistogram.output.path: %w", err)
 	}
@@ -57,8 +57,8 @@ func (h *HdrLogs) open(name string) (*hdrLog, error) {
 		l.l.OutputLegend(),
 	} {
 		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("write %s: %w", path, err)
+			_ = f.Close()
+			return nil, fmt.Errorf("hdrhistogram.output.path: %w", err)
 		}
 	}
 	h.files[name] = l
@@ -85,9 +85,12 @@ func (h *HdrLogs) Interval(iv *measure.Interval, clock measure.Clock) error {
 		hist.SetStartTimeMs(startMs)
 		hist.SetEndTimeMs(endMs)
 		if err := l.l.OutputIntervalHistogram(hist); err != nil {
-			return err
+			return fmt.Errorf("hdrhistogram.output.path: %w", err)
 		}
-		return l.w.Flush()
+		if err := l.w.Flush(); err != nil {
+			return fmt.Errorf("hdrhistogram.output.path: %w", err)
+		}
+		return nil
 	}
 	for i := range iv.Measurements {
 		m := &iv.Measurements[i]
@@ -117,10 +120,10 @@ func (h *HdrLogs) Close() error {
 	err := h.err
 	for _, l := range h.files {
 		if e := l.w.Flush(); e != nil && err == nil {
-			err = e
+			err = fmt.Errorf("hdrhistogram.output.path: %w", e)
 		}
 		if e := l.f.Close(); e != nil && err == nil {
-			err = e
+			err = fmt.Errorf("hdrhistogram.output.path: %w", e)
 		}
 	}
 	return err

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/outfile"
 )
 
 // JournalSuffix is appended to the results file's path to name its journal.
@@ -36,7 +36,7 @@ const JournalSuffix = ".intervals.jsonl"
 // are safe for concurrent use.
 type Journal struct {
 	mu    sync.Mutex
-	f     *os.File
+	f     *outfile.File
 	w     *bufio.Writer
 	enc   *json.Encoder
 	clock measure.Clock
@@ -71,11 +71,12 @@ type journalLine struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-// CreateJournal creates path and writes the header line.
+// CreateJournal creates path and writes the header line. Only a regular
+// file or nothing may stand at path.
 func CreateJournal(path string, meta Meta, clock measure.Clock) (*Journal, error) {
-	f, err := os.Create(path)
+	f, err := outfile.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot write the interval journal: %w", err)
+		return nil, fmt.Errorf("interval journal: %w", err)
 	}
 	j := &Journal{f: f, w: bufio.NewWriter(f), clock: clock}
 	j.enc = json.NewEncoder(j.w)
@@ -93,10 +94,10 @@ func (j *Journal) write(l journalLine) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if err := j.enc.Encode(l); err != nil {
-		return fmt.Errorf("write %s: %w", j.f.Name(), err)
+		return fmt.Errorf("interval journal: %w", err)
 	}
 	if err := j.w.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", j.f.Name(), err)
+		return fmt.Errorf("interval journal: %w", err)
 	}
 	return nil
 }
@@ -130,16 +131,19 @@ func (j *Journal) Metrics(index int, metrics any) error {
 	return j.write(journalLine{Type: "metrics", Index: index, Metrics: raw})
 }
 
-// Close writes the end line and closes the file.
+// Close writes the end line, syncs the file and closes it.
 func (j *Journal) Close(partial bool) error {
 	err := j.write(journalLine{Type: "end", Partial: partial})
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if e := j.f.Close(); e != nil && err == nil {
-		err = e
+		err = fmt.Errorf("interval journal: %w", e)
 	}
 	return err
 }
+
+// Path returns the journal's path.
+func (j *Journal) Path() string { return j.f.Name() }
 
 func statusMap(counts *[db.NumOps][db.NumStatuses]int64) map[string]map[string]int64 {
 	out := map[string]map[string]int64{}
@@ -261,8 +265,12 @@ func ReadJournal(r io.Reader) (*Results, error) {
 	if header == nil {
 		return nil, errors.New("journal: no header line")
 	}
-	if firstNs < 0 {
-		firstNs = 0
+	if header.Start == nil {
+		return nil, errors.New("journal: the header line has no start time")
+	}
+	if len(sum.Intervals) == 0 {
+		// Figures made of nothing would read as a run that did nothing.
+		return nil, errors.New("journal: the header but no interval: the run ended before its first interval was written, so there is nothing to read")
 	}
 	sum.StartNs = firstNs
 	sum.Start = header.Start.Add(time.Duration(firstNs))

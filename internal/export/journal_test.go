@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -347,4 +348,63 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestReadJournalRefusesDamage gives ReadJournal journals damaged beyond
+// what a killed run leaves (a torn last line): each is refused, saying
+// what is wrong, rather than read as a run that did little or nothing.
+func TestReadJournalRefusesDamage(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "run.json"+JournalSuffix)
+	clock := measure.NewClock()
+	j, err := CreateJournal(path, Meta{Tool: Tool{Name: "mongobench", Version: "test"}, Phase: PhaseRun}, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recordRun(t, func(iv *measure.Interval) {
+		if err := j.Interval(iv, nil); err != nil {
+			t.Error(err)
+		}
+	}, clock)
+	if err := j.Close(false); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	header, end := lines[0], lines[len(lines)-1]
+	var intervals []string
+	for _, l := range lines {
+		if strings.Contains(l, `"type":"interval"`) {
+			intervals = append(intervals, l)
+		}
+	}
+	if len(intervals) < 2 || !strings.Contains(end, `"type":"end"`) {
+		t.Fatalf("the journal has %d intervals and ends with %q: too little to damage", len(intervals), end)
+	}
+	first := intervals[0]
+	histogram := regexp.MustCompile(`"histogram":"[^"]*"`)
+	for _, tc := range []struct{ name, journal, want string }{
+		{"empty", "", "no header line"},
+		{"the header only (killed before its first interval)", header, "no interval"},
+		{"the header and the end line, no interval", header + end, "no interval"},
+		{"the header cut short", header[:len(header)/2], "no header line"},
+		{"a header without its start", strings.Replace(header, `"start":`, `"begun":`, 1) + first + end, "no start time"},
+		{"an interval before the header", first + header + end, "before the header"},
+		{"a line torn in the middle, not at the end", header + first[:len(first)/2] + "\n" + intervals[1] + end, "journal line 2"},
+		{"an interval's histogram damaged", header + histogram.ReplaceAllString(first, `"histogram":"HISTFAAAAEV4nJNpmSzMwMDAxgABzFCaEUoz2X-AsQAAAAA="`) + end, "histogram"},
+		{"an interval's histogram not base64", header + histogram.ReplaceAllString(first, `"histogram":"!!"`) + end, "decode histogram"},
+		{"an unknown operation", header + regexp.MustCompile(`"op":"[A-Z]+"`).ReplaceAllString(first, `"op":"FROB"`) + end, `unknown operation "FROB"`},
+		{"a newer format", strings.Replace(header, `"format_version":1`, `"format_version":99`, 1) + first + end, "format_version 99"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := ReadJournal(strings.NewReader(tc.journal))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ReadJournal: %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
 }

@@ -272,7 +272,42 @@ func ReadJSON(r io.Reader) (*Results, error) {
 	if res.FormatVersion != FormatVersion {
 		return nil, fmt.Errorf("read results: format_version %d is not supported (want %d)", res.FormatVersion, FormatVersion)
 	}
+	if err := res.check(); err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
 	return &res, nil
+}
+
+// check refuses results whose figures cannot be trusted: every reader
+// works from the summary figures beside the histograms, so a histogram
+// that does not decode, or disagrees with its figures, means the file was
+// damaged or edited, and nothing read from it would be the run.
+func (r *Results) check() error {
+	if r.Operations < 0 || r.RuntimeMs < 0 {
+		return fmt.Errorf("negative operations (%d) or runtime (%d ms)", r.Operations, r.RuntimeMs)
+	}
+	if _, err := r.Summary(); err != nil {
+		return err
+	}
+	for _, mr := range r.Measurements {
+		for _, lr := range []*LatencyResult{mr.Service, mr.Intended} {
+			if lr == nil {
+				continue
+			}
+			h, _ := decodeHistogram(lr) // decoded once already by Summary
+			ls := measure.Summarize(h)
+			if ls.Min != lr.MinUs || ls.Max != lr.MaxUs {
+				return fmt.Errorf("measurement %q: its histogram spans %d..%d µs, its figures say %d..%d", mr.Name, ls.Min, ls.Max, lr.MinUs, lr.MaxUs)
+			}
+			for i, p := range measure.StandardPercentiles {
+				key := measure.PercentileKey(p)
+				if v, ok := lr.PercentilesUs[key]; ok && v != ls.Percentiles[i] {
+					return fmt.Errorf("measurement %q: its histogram's p%s is %d µs, its figures say %d", mr.Name, key, ls.Percentiles[i], v)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // Summary rebuilds the measure.Summary the results were made from, whole
@@ -363,7 +398,7 @@ func decodeHistogram(lr *LatencyResult) (*hdrhistogram.Histogram, error) {
 	if lr.Histogram == "" {
 		return nil, errNoHistogram
 	}
-	h, err := hdrhistogram.Decode([]byte(lr.Histogram))
+	h, err := decodeSafely(lr.Histogram)
 	if err != nil {
 		return nil, fmt.Errorf("decode histogram: %w", err)
 	}
@@ -379,6 +414,17 @@ func decodeHistogram(lr *LatencyResult) (*hdrhistogram.Histogram, error) {
 		return nil, fmt.Errorf("histogram holds %d values, count says %d", h.TotalCount(), lr.Count)
 	}
 	return h, nil
+}
+
+// decodeSafely decodes an encoded histogram; the decoder indexes by
+// what the bytes say, and damaged bytes make it panic.
+func decodeSafely(enc string) (h *hdrhistogram.Histogram, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			h, err = nil, fmt.Errorf("damaged encoding (%v)", p)
+		}
+	}()
+	return hdrhistogram.Decode([]byte(enc))
 }
 
 func latencySummary(lr *LatencyResult) *measure.LatencySummary {

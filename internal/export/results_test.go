@@ -142,31 +142,54 @@ func TestNewResultsRejectsPhase(t *testing.T) {
 	}
 }
 
+// TestReadJSONErrors gives ReadJSON damaged and edited results files: each
+// is refused when read, saying what is wrong, before any figure of it is
+// used.
 func TestReadJSONErrors(t *testing.T) {
 	t.Parallel()
 	valid := string(jsonOf(t, testResults(t)))
-	tests := []struct {
-		name, input, want string
-		summary           bool // the error comes from Summary, not ReadJSON
-	}{
-		{"not JSON", "hello", "read results", false},
-		{"future version", strings.Replace(valid, `"format_version": 1`, `"format_version": 2`, 1), "format_version 2", false},
-		{"no version", `{"phase": "run"}`, "format_version 0", false},
-		{"unknown op", strings.Replace(valid, `"op": "UPDATE"`, `"op": "UPSERT"`, 1), `unknown operation "UPSERT"`, true},
-		{"unknown status", strings.Replace(valid, `"NOT_FOUND": 2`, `"MISSING": 2`, 1), `unknown status "MISSING"`, true},
-		{"bad histogram", strings.Replace(valid, `"histogram": "`, `"histogram": "!!`, 1), "decode histogram", true},
-		{"count disagrees", strings.Replace(valid, `"count": 1000,`, `"count": 999,`, 1), "count says 999", true},
+	// edited returns the valid file with its first measurement changed.
+	edited := func(edit func(m *MeasurementResult)) string {
+		r := testResults(t)
+		edit(&r.Measurements[0])
+		return string(jsonOf(t, r))
+	}
+	flip := func(enc string, at int) string {
+		b := []byte(enc)
+		if b[at] == 'A' {
+			b[at] = 'B'
+		} else {
+			b[at] = 'A'
+		}
+		return string(b)
+	}
+	tests := []struct{ name, input, want string }{
+		{"not JSON", "hello", "read results"},
+		{"cut short", valid[:len(valid)/2], "unexpected EOF"},
+		{"future version", strings.Replace(valid, `"format_version": 1`, `"format_version": 2`, 1), "format_version 2"},
+		{"no version", `{"phase": "run"}`, "format_version 0"},
+		{"unknown op", strings.Replace(valid, `"op": "UPDATE"`, `"op": "UPSERT"`, 1), `unknown operation "UPSERT"`},
+		{"unknown status", strings.Replace(valid, `"NOT_FOUND": 2`, `"MISSING": 2`, 1), `unknown status "MISSING"`},
+		{"negative status count", strings.Replace(valid, `"NOT_FOUND": 2`, `"NOT_FOUND": -2`, 1), "negative count"},
+		{"negative operations", strings.Replace(valid, `"operations": `, `"operations": -`, 1), "negative operations"},
+		{"histogram not base64", strings.Replace(valid, `"histogram": "`, `"histogram": "!!`, 1), "decode histogram"},
+		{"histogram cut in half", edited(func(m *MeasurementResult) { m.Service.Histogram = m.Service.Histogram[:len(m.Service.Histogram)/2] }), "decode histogram"},
+		{"histogram empty", edited(func(m *MeasurementResult) { m.Service.Histogram = "" }), "no histogram"},
+		{"histogram's compressed bytes flipped", edited(func(m *MeasurementResult) { m.Service.Histogram = flip(m.Service.Histogram, 40) }), "histogram"},
+		{"count disagrees", strings.Replace(valid, `"count": 1000,`, `"count": 999,`, 1), "count says 999"},
+		{"min edited", edited(func(m *MeasurementResult) { m.Service.MinUs-- }), "figures say"},
+		{"max edited", edited(func(m *MeasurementResult) { m.Service.MaxUs++ }), "figures say"},
+		{"p99 edited", edited(func(m *MeasurementResult) { m.Service.PercentilesUs["99"] /= 2 }), "p99"},
+		{"intended histogram of another measurement", edited(func(m *MeasurementResult) {
+			other := testResults(t).Measurements[1].Service
+			m.Intended = other
+			m.Intended.Count = m.Service.Count
+		}), "intended latency"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := ReadJSON(strings.NewReader(tt.input))
-			if tt.summary {
-				if err != nil {
-					t.Fatalf("ReadJSON: %v", err)
-				}
-				_, err = r.Summary()
-			}
+			_, err := ReadJSON(strings.NewReader(tt.input))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want one containing %q", err, tt.want)
 			}
