@@ -46,8 +46,8 @@ func Check(path string) error {
 // fine.
 func checkNode(path string) error {
 	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil // the look at its directory says more
 	}
 	if err != nil {
 		return fmt.Errorf("cannot be examined (%s)", reason(err))
@@ -82,6 +82,12 @@ func checkDir(dir string, willCreate bool) error {
 		dir = "."
 	}
 	fi, err := os.Stat(dir)
+	if errors.Is(err, syscall.ENOTDIR) {
+		// Some directory above is a file: the look at the parent finds it.
+		if parent := filepath.Dir(dir); parent != dir {
+			return checkDir(parent, true)
+		}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		parent := filepath.Dir(dir)
 		if !willCreate || parent == dir {
