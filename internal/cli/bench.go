@@ -218,7 +218,15 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	// reported before any time is spent measuring.
 	var results *store.Store
 	cfg.args.store.fromEnv(env)
-	if !cfg.args.store.disabled && !callerSaves(ctx) {
+	saving := !cfg.args.store.disabled && !callerSaves(ctx)
+	storeFile := ""
+	if saving {
+		storeFile = storePath(cfg.args.store.path)
+	}
+	if err := checkBenchOutputs(cfg, storeFile); err != nil {
+		return err
+	}
+	if saving {
 		if results, err = openStore(cfg.args.store.path); err != nil {
 			return err
 		}
@@ -353,10 +361,15 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 	}
 
+	// Every output is written whatever became of the others: a results
+	// file that cannot be written must not cost the run its place in the
+	// store, nor the store the results file.
+	outs := outputs{failed: out.sinkErrs}
 	summary := newSummaryOutput(env, spec.ExportFile, cfg.exporter)
 	opts := export.TextOptions{Percentiles: spec.Percentiles, Service: spec.MeasureService, Intended: spec.MeasureIntended, Partial: out.partial}
-	if err := export.WriteText(summary, out.summary, opts); err != nil {
-		return err
+	summaryErr := export.WriteText(summary, out.summary, opts)
+	if summaryErr != nil {
+		summaryErr = fmt.Errorf("the summary: %w", summaryErr)
 	}
 	if out.errorStop != nil {
 		fmt.Fprintf(summary, "[ERRORS], StoppedBy, %s %s\n", out.errorStop.Flag, strconv.FormatFloat(out.errorStop.Limit, 'f', -1, 64))
@@ -379,8 +392,13 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
 		}
 	}
-	if err := summary.close(); err != nil {
-		return err
+	if err := summary.close(); err != nil && summaryErr == nil {
+		summaryErr = err
+	}
+	if summaryErr != nil {
+		outs.fail(summaryErr)
+	} else {
+		outs.kept = append(outs.kept, summary.what())
 	}
 	// Without -target there is no schedule to be behind.
 	switch {
@@ -401,22 +419,32 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			res.Extra["stopped_by_errors"] = out.errorStop
 		}
 		if cfg.args.out != "" {
-			if err := writeResultsFile(cfg.args.out, res); err != nil {
-				return err
+			if err := writeResults(cfg.args.out, res); err != nil {
+				outs.fail(err)
+			} else {
+				outs.kept = append(outs.kept, "the results file "+cfg.args.out)
 			}
 		}
 		if results != nil {
 			if id, err := saveRun(ctx, results, res, store.SaveOptions{}); err != nil {
-				// The summary is printed and the results file written:
-				// nothing measured is lost, so the run still succeeds.
-				fmt.Fprintf(env.Stderr, "mongobench: warning: the run was not recorded: %v\n", err)
+				outs.fail(err)
 			} else {
+				outs.kept = append(outs.kept, fmt.Sprintf("run %d in %s", id, results.Path()))
 				fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, results.Path())
 			}
 		}
 	}
+	if ph.journal != "" && !outs.journalFailed(ph.journal) {
+		if _, err := os.Stat(ph.journal); err == nil {
+			outs.kept = append(outs.kept, "the journal "+ph.journal)
+		}
+	}
+	failure := outs.report(env.Stderr)
 	if code := interrupt.code(); code != 0 {
 		return exitError{code, errors.New("interrupted: the summary and results cover what ran and are marked partial")}
+	}
+	if failure != nil {
+		return failure
 	}
 	if out.result.DuplicateKeys > 0 && command == "load" {
 		fmt.Fprintf(env.Stderr, "mongobench: %d inserts failed on duplicate keys: %s.%s already holds these records; load again with -p mongodb.upsert=true, or drop the collection first (--drop)\n",
@@ -581,19 +609,4 @@ func failedOperations(s *measure.Summary) int64 {
 		}
 	}
 	return n
-}
-
-func writeResultsFile(path string, res *export.Results) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("cannot write results file: %w", err)
-	}
-	if err := export.WriteJSON(f, res); err != nil {
-		f.Close()
-		return fmt.Errorf("cannot write results file %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("cannot write results file %s: %w", path, err)
-	}
-	return nil
 }

@@ -6,12 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/calibrate"
+	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -184,6 +184,18 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 	if err := opts.Validate(); err != nil {
 		return badInput{err}
 	}
+	if a.jsonPath != "" {
+		if err := checkOutput("--json", a.jsonPath); err != nil {
+			return err
+		}
+		var ins []namedPath
+		for _, f := range a.files {
+			ins = append(ins, namedPath{"-P", f})
+		}
+		if err := checkDistinct(ins, []namedPath{{"--json", a.jsonPath}}); err != nil {
+			return err
+		}
+	}
 	opts.Progress = env.Stderr
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -207,13 +219,23 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 	}
 	// What was measured is printed and saved even when the calibration
 	// stopped early.
+	// The report and its JSON copy are written whatever became of the
+	// other.
+	var outs outputs
 	if err := calibrate.WriteReport(env.Stdout, rep); err != nil {
-		return err
+		outs.fail(fmt.Errorf("the report on standard output: %w", err))
+	} else {
+		outs.kept = append(outs.kept, "the report")
 	}
 	if a.jsonPath != "" {
 		if err := writeCalibrateJSON(a.jsonPath, rep); err != nil {
-			return err
+			outs.fail(err)
+		} else {
+			outs.kept = append(outs.kept, a.jsonPath)
 		}
+	}
+	if err := outs.report(env.Stderr); err != nil {
+		return fmt.Errorf("calibrate: %w", err)
 	}
 	if code := interrupt.code(); code != 0 {
 		return exitError{code, errors.New("calibrate: interrupted: the report covers the points measured before the signal and is marked partial")}
@@ -225,16 +247,5 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 }
 
 func writeCalibrateJSON(p string, rep *calibrate.Report) error {
-	f, err := os.Create(p)
-	if err != nil {
-		return fmt.Errorf("cannot write the calibration report: %w", err)
-	}
-	if err := calibrate.WriteJSON(f, rep); err != nil {
-		f.Close()
-		return fmt.Errorf("cannot write %s: %w", p, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", p, err)
-	}
-	return nil
+	return outfile.Write(p, func(w io.Writer) error { return calibrate.WriteJSON(w, rep) })
 }

@@ -180,6 +180,23 @@ func (s *runSource) load(ctx context.Context, ref string) ([]loadedRun, error) {
 	return runs, nil
 }
 
+// inputs returns the files the runs of groups were read from, and the
+// store when one was read: what no output may overwrite.
+func (s *runSource) inputs(groups [][]loadedRun) []namedPath {
+	var ins []namedPath
+	for _, g := range groups {
+		for _, r := range g {
+			if r.id == 0 {
+				ins = append(ins, namedPath{"input", r.source})
+			}
+		}
+	}
+	if s.st != nil {
+		ins = append(ins, namedPath{"input", s.st.Path()})
+	}
+	return ins
+}
+
 // loadGroup loads the runs one argument names, each run once however
 // often the argument names it ("a.json,a.json", a label and its sweep),
 // so that no run counts twice in a mean.

@@ -127,7 +127,7 @@ func writeSynth(t *testing.T, dir string, specs map[string]resultsSpec) map[stri
 	paths := map[string]string{}
 	for name, s := range specs {
 		p := filepath.Join(dir, name+".json")
-		if err := writeResultsAtomic(p, synthResults(t, s)); err != nil {
+		if err := writeResults(p, synthResults(t, s)); err != nil {
 			t.Fatal(err)
 		}
 		paths[name] = p

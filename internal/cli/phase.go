@@ -51,6 +51,9 @@ type phaseOutput struct {
 	// errorStop says why the phase ended on failures (--max-errors,
 	// --max-error-rate); nil when it did not.
 	errorStop *errorStop
+	// sinkErrs are the first failure of each output written during the
+	// phase (journal, histogram logs): the run went on without them.
+	sinkErrs []error
 }
 
 // runPhase runs one load or run phase with its collector and status lines.
@@ -72,18 +75,21 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		journal  *export.Journal
 		hdrLogs  *export.HdrLogs
 		sinkMu   sync.Mutex
-		sinkErr  error
+		sinkErrs = map[string]error{}
+		sinkList []error
 		statusMu sync.Mutex
 	)
-	// sinkFailed reports a failing output once; the run goes on, since
-	// what it measures still reaches the summary and results file. The
-	// observer's goroutine calls it too, for the journal's metrics lines.
-	sinkFailed := func(err error) {
+	// sinkFailed reports each failing output once; the run goes on, since
+	// what it measures still reaches the summary, the results file and the
+	// store, and the command ends in failure. The observer's goroutine
+	// calls it too, for the journal's metrics lines.
+	sinkFailed := func(sink string, err error) {
 		sinkMu.Lock()
 		defer sinkMu.Unlock()
-		if err != nil && sinkErr == nil {
-			sinkErr = err
-			fmt.Fprintf(env.Stderr, "mongobench: warning: %v\n", err)
+		if err != nil && sinkErrs[sink] == nil {
+			sinkErrs[sink] = err
+			sinkList = append(sinkList, err)
+			fmt.Fprintf(env.Stderr, "mongobench: warning: %v; the run goes on without it\n", err)
 		}
 	}
 	if pc.journal != "" {
@@ -118,10 +124,10 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 			display.interval(iv)
 		}
 		if journal != nil {
-			sinkFailed(journal.Interval(iv, nil))
+			sinkFailed("journal", journal.Interval(iv, nil))
 		}
 		if hdrLogs != nil {
-			sinkFailed(hdrLogs.Interval(iv, clock))
+			sinkFailed("hdr", hdrLogs.Interval(iv, clock))
 		}
 		// YCSB's status line counts the operations done, not started:
 		// the ones in flight are not done yet.
@@ -152,7 +158,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		// sampled, so that a killed run keeps them.
 		var onMetrics func(int, metrics.IntervalMetrics)
 		if journal != nil {
-			onMetrics = func(i int, m metrics.IntervalMetrics) { sinkFailed(journal.Metrics(i, m)) }
+			onMetrics = func(i int, m metrics.IntervalMetrics) { sinkFailed("journal", journal.Metrics(i, m)) }
 		}
 		out.obs = startObserver(ctx, pc.monitor, clock, spec.StatusInterval, pc.localHost, onMetrics)
 	}
@@ -204,11 +210,14 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 	out.partial = res.Stopped
 	if journal != nil {
 		// After the observer's closing sample, whose metrics it holds.
-		sinkFailed(journal.Close(out.partial))
+		sinkFailed("journal", journal.Close(out.partial))
 	}
 	if hdrLogs != nil {
-		sinkFailed(hdrLogs.Close())
+		sinkFailed("hdr", hdrLogs.Close())
 	}
+	sinkMu.Lock()
+	out.sinkErrs = sinkList
+	sinkMu.Unlock()
 	return out, err
 }
 

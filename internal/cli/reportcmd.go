@@ -7,11 +7,10 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/outfile"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/stats"
 )
@@ -99,11 +98,17 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, reportHelp)
 		return nil
 	}
+	if err := checkOutput("-o", o.out); err != nil {
+		return badInputf("report: %w", err)
+	}
 	src := &runSource{storePath: o.store.path}
 	defer src.close()
 	groups, err := src.loadGroups(ctx, o.refs)
 	if err != nil {
 		return err
+	}
+	if err := checkDistinct(src.inputs(groups), []namedPath{{"-o", o.out}}); err != nil {
+		return badInputf("report: %w", err)
 	}
 	in := buildReportInput(o, groups)
 	for _, n := range in.notes {
@@ -336,30 +341,11 @@ func sentence(s string) string {
 	return s
 }
 
-// writeReport renders the page into a temporary file beside out and
-// renames it, so that a failed render leaves no half page behind.
+// writeReport renders the page atomically: a failed render leaves
+// whatever stood at out as it was, and no half page.
 func writeReport(out string, in *htmlreport.Input) error {
-	tmp, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("report: cannot write %s: %w", out, err)
-	}
-	if err := htmlreport.Render(tmp, in); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("report: cannot write %s: %w", out, err)
-	}
-	// CreateTemp makes the file private; a report is for sharing.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("report: cannot write %s: %w", out, err)
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("report: cannot write %s: %w", out, err)
+	if err := outfile.Write(out, func(w io.Writer) error { return htmlreport.Render(w, in) }); err != nil {
+		return fmt.Errorf("report: %w", err)
 	}
 	return nil
 }

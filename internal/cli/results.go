@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"io"
 	"strconv"
 
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -100,4 +102,10 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 		}
 	}
 	return res, nil
+}
+
+// writeResults writes a results file atomically: an interruption or a
+// failure leaves the old file or the new one, never half of one.
+func writeResults(path string, res *export.Results) error {
+	return outfile.Write(path, func(w io.Writer) error { return export.WriteJSON(w, res) })
 }

@@ -51,6 +51,9 @@ func runServer(ctx context.Context, args []string, env Env) error {
 	if *null {
 		return runNullServer(ctx, *addr, env)
 	}
+	if err := checkDataDir(*dataDir); err != nil {
+		return err
+	}
 	srv, err := embedded.Start(ctx, embedded.Options{Addr: *addr, DataDir: *dataDir})
 	if err != nil {
 		return fmt.Errorf("cannot start the embedded server on %s: %w", *addr, err)

@@ -53,7 +53,7 @@ func openStore(path string) (*store.Store, error) {
 	path = storePath(path)
 	s, err := store.Open(path)
 	if err != nil {
-		if errors.Is(err, store.ErrNotAStore) || errors.Is(err, store.ErrNewerSchema) || notADatabase(err) {
+		if errors.Is(err, store.ErrNotAStore) || errors.Is(err, store.ErrNewerSchema) || errors.Is(err, store.ErrCorrupt) || notADatabase(err) {
 			return nil, badInputf("--store %s: %w", path, err)
 		}
 		return nil, fmt.Errorf("results store: %w", err)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/outfile"
 )
 
 // summaryOutput is where the end-of-run summary goes: stdout, or the
@@ -49,11 +50,19 @@ func (s *summaryOutput) close() error {
 	if s.path == "" {
 		return nil
 	}
-	if err := os.WriteFile(s.path, s.buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("cannot write the summary to exportfile %s: %w", s.path, err)
+	if err := outfile.Write(s.path, func(w io.Writer) error { _, err := w.Write(s.buf.Bytes()); return err }); err != nil {
+		return fmt.Errorf("the summary (exportfile): %w", err)
 	}
 	fmt.Fprintf(s.env.Stderr, "mongobench: summary written to %s\n", s.path)
 	return nil
+}
+
+// what names where the summary went, for the list of what a run kept.
+func (s *summaryOutput) what() string {
+	if s.path == "" {
+		return "the summary"
+	}
+	return "the summary in " + s.path
 }
 
 // checkOutputFile says why a file cannot be written at path, before the

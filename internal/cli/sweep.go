@@ -18,6 +18,7 @@ import (
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
@@ -612,6 +613,9 @@ func (s *sweeper) addOps(ops []string, spec *workload.Spec) []string {
 func (s *sweeper) start(ctx context.Context) error {
 	s.id = time.Now().UTC().Format("20060102-150405")
 	if !s.o.store.disabled {
+		if err := checkStorePath(storePath(s.o.store.path)); err != nil {
+			return err
+		}
 		st, err := openStore(s.o.store.path)
 		if err != nil {
 			return err
@@ -629,6 +633,10 @@ func (s *sweeper) start(ctx context.Context) error {
 		if err != nil {
 			s.close()
 			return badInputf("sweep: %w", err)
+		}
+		if err := checkDataDir(a.dataDir); err != nil {
+			s.close()
+			return err
 		}
 		srv, err := embedded.Start(ctx, embedded.Options{DataDir: a.dataDir})
 		if err != nil {
@@ -670,7 +678,15 @@ func (s *sweeper) makeDir(ctx context.Context) (string, error) {
 	dir := s.o.outDir
 	if dir == "" {
 		dir = "sweep-" + s.id
-	} else if entries, err := os.ReadDir(dir); err == nil {
+	}
+	if err := outfile.CheckDir(dir); err != nil {
+		flag := "--out-dir"
+		if s.o.outDir == "" {
+			flag = "the default --out-dir"
+		}
+		return "", badInputf("sweep: %s %s: %v: expected a directory mongobench may create files in (it is created if missing)", flag, dir, err)
+	}
+	if entries, err := os.ReadDir(dir); err == nil && s.o.outDir != "" {
 		for _, e := range entries {
 			if strings.HasSuffix(e.Name(), ".json") {
 				return "", badInputf("sweep: --out-dir %s already holds results files (%s): name a new directory", dir, e.Name())
@@ -961,7 +977,7 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 		res.Extra = map[string]any{}
 	}
 	res.Extra[extraSweep] = mark
-	if werr := writeResultsAtomic(file, res); werr != nil && err == nil {
+	if werr := writeResults(file, res); werr != nil && err == nil {
 		err = werr
 	}
 	t.res = res
@@ -1021,34 +1037,6 @@ func readResultsIfAny(path string) (*export.Results, error) {
 	}
 	defer f.Close()
 	return export.ReadJSON(f)
-}
-
-// writeResultsAtomic replaces a results file by way of a temporary file,
-// so that an interruption leaves the old file or the new one, never half.
-func writeResultsAtomic(path string, res *export.Results) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("cannot write results file: %w", err)
-	}
-	if err := export.WriteJSON(tmp, res); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write results file %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write results file %s: %w", path, err)
-	}
-	// CreateTemp makes the file private; results files are for sharing.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write results file %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write results file %s: %w", path, err)
-	}
-	return nil
 }
 
 // fileSafe turns a point's label into part of a file name.
