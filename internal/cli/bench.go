@@ -530,8 +530,9 @@ func preload(ctx context.Context, env Env, cfg *benchConfig, client *mongo.Clien
 	}
 	// Stopped by a signal: the records are not all there, and the run
 	// that would follow has nothing to measure.
-	if err := interrupt.before(nil, "loading the embedded server"); err != nil {
-		return err
+	if interrupt.code() != 0 {
+		preloadInterrupted(env, cfg, out)
+		return interrupt.before(nil, "loading the embedded server")
 	}
 	if failed := failedOperations(out.summary); failed > 0 {
 		return fmt.Errorf("loading the embedded server failed for %d of %d records", failed, out.summary.Operations)
@@ -592,6 +593,23 @@ func shortCollectionWarning(spec *workload.Spec, dbName string, n int64) string 
 func preloadBatch(spec *workload.Spec, batchSize int) int {
 	fits := workload.InFlightBudget / (int64(spec.Threads) * spec.MaxRecordBytes())
 	return int(max(1, min(int64(max(batchSize, 100)), fits)))
+}
+
+// preloadInterrupted says how far a preload got when a signal stopped it,
+// by the inserts the server acknowledged rather than by the plan. Counting
+// in the server instead would wait on it while it still works through the
+// batches cut short.
+func preloadInterrupted(env Env, cfg *benchConfig, out *phaseOutput) {
+	spec := cfg.spec
+	loaded := out.summary.Status[db.Insert][db.OK]
+	cut := ""
+	if n := out.result.Abandoned; n > 0 {
+		cut = fmt.Sprintf(" (%d more were in flight and may be stored too)", n)
+	}
+	fmt.Fprintf(env.Stderr, "mongobench: loading the embedded server was interrupted: %d of %d records loaded into %s%s\n", loaded, spec.RecordCount, spec.Table, cut)
+	if cfg.args.dataDir != "" {
+		fmt.Fprintf(env.Stderr, "mongobench: a later run with --data-dir %s finds %s not empty and will not load it again: give it an empty --data-dir to load all %d records\n", cfg.args.dataDir, spec.Table, spec.RecordCount)
+	}
 }
 
 // failedOperations counts operations whose status is not OK, excluding

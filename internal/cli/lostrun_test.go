@@ -3,15 +3,20 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -153,6 +158,141 @@ func TestOneFailedOutputKeepsTheOthers(t *testing.T) {
 			}
 			if !strings.Contains(stderr.String(), "saved as run 1 in "+storeFile) {
 				t.Errorf("stderr does not say the run was saved:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// TestInterruptedPreload stops the embedded server's preload with a signal
+// as it begins: the command says how many records the server really
+// holds, that it was interrupted, and measures nothing.
+func TestInterruptedPreload(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		signal  int
+		dataDir bool
+	}{
+		{"Ctrl-C", ExitSIGINT, false},
+		{"SIGTERM", ExitSIGTERM, false},
+		{"Ctrl-C with a data directory kept for later runs", ExitSIGINT, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			signals := make(chan int, 1)
+			stderr := &triggerWriter{trigger: "the embedded server is empty: loading", fire: func() { signals <- tc.signal }}
+			var stdout bytes.Buffer
+			args := []string{"run", "mongodb", "-P", "workloadc", "-p", "recordcount=200000", "-p", "operationcount=10",
+				"--out", filepath.Join(dir, "r.json"), "--no-store"}
+			dataDir := filepath.Join(dir, "data")
+			if tc.dataDir {
+				args = append(args, "--data-dir", dataDir)
+			}
+			code := Main(context.Background(), args, Env{Stdout: &stdout, Stderr: stderr, Getenv: testEnv, Interrupt: signals})
+			if code != tc.signal {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.signal, stderr)
+			}
+			m := regexp.MustCompile(`loading the embedded server was interrupted: (\d+) of 200000 records loaded into usertable( \(\d+ more were in flight and may be stored too\))?\n`).FindStringSubmatch(stderr.String())
+			if m == nil {
+				t.Fatalf("stderr does not say how far the preload got:\n%s", stderr)
+			}
+			if n, _ := strconv.Atoi(m[1]); n >= 200000 {
+				t.Errorf("%d records loaded: the interrupt did not stop the preload", n)
+			}
+			if strings.Contains(stderr.String(), "loaded 200000 records") {
+				t.Errorf("stderr claims the whole preload:\n%s", stderr)
+			}
+			if said := strings.Contains(stderr.String(), "--data-dir "+dataDir+" finds usertable not empty"); said != tc.dataDir {
+				t.Errorf("the later run's warning said %v, want %v:\n%s", said, tc.dataDir, stderr)
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("a summary was printed for a run that never started:\n%s", stdout.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, "r.json")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a results file was written for a run that never started (%v)", err)
+			}
+		})
+	}
+}
+
+// TestInterruptedWarmup stops a run in its warm-up: the run ends there,
+// with no summary of nothing (a throughput of Infinity or NaN), no results
+// file and no stored run.
+func TestInterruptedWarmup(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		signal int
+		warmup string
+		// whenStderr, if set, fires the signal on that stderr line;
+		// otherwise the signal comes once the warm-up's first insert is
+		// in the collection.
+		whenStderr string
+	}{
+		{"Ctrl-C in the middle of the warm-up", ExitSIGINT, "600s", ""},
+		{"SIGTERM in the middle of the warm-up", ExitSIGTERM, "600s", ""},
+		{"Ctrl-C as the warm-up ends", ExitSIGINT, "1s", "mongobench: warm-up: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			url := freshURL(t)
+			dir := t.TempDir()
+			out, storeFile := filepath.Join(dir, "r.json"), filepath.Join(dir, "runs.db")
+			signals := make(chan int, 1)
+			stderr := &triggerWriter{trigger: tc.whenStderr, fire: func() { signals <- tc.signal }}
+			var stdout bytes.Buffer
+			done := make(chan int, 1)
+			go func() {
+				done <- Main(context.Background(), []string{"run", "mongodb", "-P", "workloadc", "-p", "mongodb.url=" + url,
+					"-p", "readproportion=0", "-p", "insertproportion=1", "-p", "recordcount=10", "-p", "operationcount=1000",
+					"--warmup", tc.warmup, "--out", out, "--store", storeFile}, Env{Stdout: &stdout, Stderr: stderr, Getenv: testEnv, Interrupt: signals})
+			}()
+			if tc.whenStderr == "" {
+				coll := connect(t, url).Collection("usertable")
+				deadline := time.Now().Add(2 * time.Minute)
+			poll:
+				for {
+					n, err := coll.CountDocuments(context.Background(), map[string]any{})
+					switch {
+					case err == nil && n > 0:
+						signals <- tc.signal
+						break poll
+					case time.Now().After(deadline):
+						t.Fatalf("no insert of the warm-up within 2 minutes; stderr:\n%s", stderr)
+					}
+					select {
+					case code := <-done:
+						t.Fatalf("the run ended (exit %d) before the warm-up was seen; stderr:\n%s", code, stderr)
+					case <-time.After(10 * time.Millisecond):
+					}
+				}
+			}
+			var code int
+			select {
+			case code = <-done:
+			case <-time.After(2 * time.Minute):
+				t.Fatalf("the run did not end within 2 minutes of the signal; stderr:\n%s", stderr)
+			}
+			if code != tc.signal {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.signal, stderr)
+			}
+			// A signal at the warm-up's very end may be seen first by the
+			// check before the measured phase: either way nothing runs.
+			if !regexp.MustCompile(`interrupted while (warming up|reading the server's topology and sizes): nothing was measured`).MatchString(stderr.String()) {
+				t.Errorf("stderr does not say the warm-up was interrupted:\n%s", stderr)
+			}
+			if s := stdout.String(); s != "" {
+				t.Errorf("a summary of nothing was printed:\n%s", s)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a results file of nothing was written (%v)", err)
+			}
+			if _, err := os.Stat(out + export.JournalSuffix); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a journal of nothing was written (%v)", err)
+			}
+			if _, err := os.Stat(storeFile); err == nil && storedRuns(t, storeFile) != 0 {
+				t.Error("a run of nothing was stored")
 			}
 		})
 	}
