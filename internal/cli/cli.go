@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/mongobench/mongobench/internal/redact"
@@ -132,6 +133,37 @@ func Main(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stdout, usage)
 		return ExitBadInput
 	}
+	stdout := &checkedWriter{w: env.Stdout}
+	env.Stdout = stdout
+	err := runCommand(ctx, args, env)
+	if err == nil && stdout.err != nil {
+		// What a command prints is its result: a table, a summary, a
+		// comparison lost to a full disk or a closed pipe is a failure.
+		err = fmt.Errorf("cannot write standard output: %w", stdout.err)
+	}
+	return report(err, env)
+}
+
+// checkedWriter passes writes on and keeps the first error, which the
+// many Fprintf calls of a command do not look at one by one.
+type checkedWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// runCommand runs the command args name.
+func runCommand(ctx context.Context, args []string, env Env) error {
 	var err error
 	switch cmd := args[0]; cmd {
 	case "load", "run":
@@ -159,7 +191,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	default:
 		err = badInputf("unknown command %q: accepted commands are load, run, server, sweep, compare, history, report, calibrate, version, help", cmd)
 	}
-	return report(err, env)
+	return err
 }
 
 func runHelp(args []string, env Env) error {

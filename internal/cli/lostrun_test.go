@@ -297,3 +297,44 @@ func TestInterruptedWarmup(t *testing.T) {
 		})
 	}
 }
+
+// TestStdoutFails runs commands whose standard output refuses every write
+// (a full disk, a closed pipe): what they print is their result, so each
+// fails, exit 1, saying so.
+func TestStdoutFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	for _, p := range []string{a, b} {
+		if err := writeResults(p, synthResults(t, resultsSpec{throughput: 1000})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storeFile := filepath.Join(dir, "runs.db")
+	st, err := store.Open(storeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Save(context.Background(), synthResults(t, resultsSpec{throughput: 1000}), store.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"compare", a, b},
+		{"history", "--store", storeFile},
+		{"version"},
+		{"help", "run"},
+		{"report", "-h"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
+			var stderr bytes.Buffer
+			code := Main(context.Background(), args, Env{Stdout: failingWriter{}, Stderr: &stderr, Getenv: testEnv})
+			if code != ExitFailed || stderr.String() != "mongobench: cannot write standard output: no space left on device\n" {
+				t.Errorf("exit %d, stderr %q: want exit %d saying standard output cannot be written", code, stderr.String(), ExitFailed)
+			}
+		})
+	}
+}
