@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -197,8 +198,26 @@ func TestInterruptedPreload(t *testing.T) {
 			if m == nil {
 				t.Fatalf("stderr does not say how far the preload got:\n%s", stderr)
 			}
-			if n, _ := strconv.Atoi(m[1]); n >= 200000 {
+			n, _ := strconv.ParseInt(m[1], 10, 64)
+			if n >= 200000 {
 				t.Errorf("%d records loaded: the interrupt did not stop the preload", n)
+			}
+			if tc.dataDir {
+				// The data directory outlives the command: what it holds
+				// is what the line said, plus at most those in flight.
+				var inFlight int64
+				if m[2] != "" {
+					inFlight, _ = strconv.ParseInt(regexp.MustCompile(`\d+`).FindString(m[2]), 10, 64)
+				}
+				srv, err := embedded.Start(context.Background(), embedded.Options{DataDir: dataDir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer srv.Close()
+				held, err := connect(t, srv.URI()+"ycsb").Collection("usertable").CountDocuments(context.Background(), map[string]any{})
+				if err != nil || held < n || held > n+inFlight {
+					t.Errorf("the data directory holds %d records (%v); the line said %d, %d more in flight", held, err, n, inFlight)
+				}
 			}
 			if strings.Contains(stderr.String(), "loaded 200000 records") {
 				t.Errorf("stderr claims the whole preload:\n%s", stderr)
