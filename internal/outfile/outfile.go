@@ -58,7 +58,7 @@ func checkNode(path string) error {
 	case m.IsDir():
 		return errors.New("is a directory, not a file")
 	case m&fs.ModeSymlink != 0:
-		return errors.New("is a symbolic link: name the file itself, which is written only where a regular file or nothing stands")
+		return errors.New("is a symbolic link, not a regular file")
 	case m&fs.ModeNamedPipe != 0:
 		return errors.New("is a named pipe (FIFO), not a regular file")
 	case m&fs.ModeDevice != 0:
