@@ -407,7 +407,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	case out.result.Abandoned > 0:
 		fmt.Fprintf(env.Stderr, "mongobench: %d operations were cut short by the end of the phase and not counted\n", out.result.Abandoned)
 	}
-	if cfg.args.out != "" || results != nil {
+	if cfg.args.out != "" || results != nil || callerSaves(ctx) {
 		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName, obsv)
 		if err != nil {
 			return err
@@ -418,6 +418,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			}
 			res.Extra["stopped_by_errors"] = out.errorStop
 		}
+		handToCaller(ctx, res)
 		if cfg.args.out != "" {
 			if err := writeResults(cfg.args.out, res); err != nil {
 				outs.fail(err)

@@ -46,7 +46,7 @@ func TestLoadAndRunAreRecorded(t *testing.T) {
 			out := filepath.Join(dir, "run.json")
 			ctx := context.Background()
 			if tc.caller {
-				ctx = withCallerSaves(ctx)
+				ctx = withCallerSaves(ctx, nil)
 			}
 			for _, command := range []string{"load", "run"} {
 				args := []string{"mongodb", "-P", "workloadc", "-p", "mongodb.url=" + url, "-p", "recordcount=50",

@@ -964,13 +964,20 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 	args = append(args, "-p", "exportfile=", "--out", file)
 	var stdout bytes.Buffer
 	runEnv := Env{Stdout: &stdout, Stderr: s.stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next(), StderrIsTerminal: s.env.StderrIsTerminal}
-	err := runBench(withCallerSaves(ctx), s.o.command, args, runEnv)
-	res, rerr := readResultsIfAny(file)
-	if res == nil {
+	var run callerRun
+	err := runBench(withCallerSaves(ctx, &run), s.o.command, args, runEnv)
+	if run.res == nil {
 		if err == nil {
-			err = rerr
+			err = errors.New("the run gave no results")
 		}
 		return t, s.trialError(p, trial, err)
+	}
+	// The run is kept (marked, saved, in the table) even when its results
+	// file could not be written; it is read as any reader of that file
+	// reads it, extra sections as decoded JSON.
+	res, rerr := asRead(run.res)
+	if rerr != nil {
+		return t, s.trialError(p, trial, rerr)
 	}
 	mark := &sweepMark{ID: s.id, Varied: s.varied, Point: s.show(p.values), Trial: trial, Warmup: warm}
 	if res.Extra == nil {
@@ -1029,14 +1036,13 @@ func (s *sweeper) trialError(p *sweepPoint, trial int, err error) error {
 	return fmt.Errorf("sweep point %s, trial %d: %w", p.label, trial, err)
 }
 
-// readResultsIfAny reads a run's results file; nil when the run left none.
-func readResultsIfAny(path string) (*export.Results, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("the run left no results file: %w", err)
+// asRead returns res as it reads back from its results file.
+func asRead(res *export.Results) (*export.Results, error) {
+	var b bytes.Buffer
+	if err := export.WriteJSON(&b, res); err != nil {
+		return nil, err
 	}
-	defer f.Close()
-	return export.ReadJSON(f)
+	return export.ReadJSON(&b)
 }
 
 // fileSafe turns a point's label into part of a file name.
@@ -1170,7 +1176,7 @@ func (s *sweeper) load(ctx context.Context, p *sweepPoint, url string, trial, to
 	}
 	var stderr bytes.Buffer
 	start := time.Now()
-	err := runBench(withCallerSaves(ctx), "load", args, Env{Stdout: io.Discard, Stderr: &stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next()})
+	err := runBench(withCallerSaves(ctx, nil), "load", args, Env{Stdout: io.Discard, Stderr: &stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next()})
 	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) && (ee.code == ExitSIGINT || ee.code == ExitSIGTERM) {
