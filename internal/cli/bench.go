@@ -605,9 +605,9 @@ func preloadInterrupted(env Env, cfg *benchConfig, out *phaseOutput) {
 	loaded := out.summary.Status[db.Insert][db.OK]
 	cut := ""
 	if n := out.result.Abandoned; n > 0 {
-		cut = fmt.Sprintf(" (%d more were in flight and may be stored too)", n)
+		cut = fmt.Sprintf("; %d more were in flight and may be stored too", n)
 	}
-	fmt.Fprintf(env.Stderr, "mongobench: loading the embedded server was interrupted: %d of %d records loaded into %s%s\n", loaded, spec.RecordCount, spec.Table, cut)
+	fmt.Fprintf(env.Stderr, "mongobench: loading the embedded server was interrupted: the server acknowledged %d of the %d records for %s%s\n", loaded, spec.RecordCount, spec.Table, cut)
 	if cfg.args.dataDir != "" {
 		fmt.Fprintf(env.Stderr, "mongobench: a later run with --data-dir %s finds %s not empty and will not load it again: give it an empty --data-dir to load all %d records\n", cfg.args.dataDir, spec.Table, spec.RecordCount)
 	}

@@ -194,7 +194,7 @@ func TestInterruptedPreload(t *testing.T) {
 			if code != tc.signal {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.signal, stderr)
 			}
-			m := regexp.MustCompile(`loading the embedded server was interrupted: (\d+) of 200000 records loaded into usertable( \(\d+ more were in flight and may be stored too\))?\n`).FindStringSubmatch(stderr.String())
+			m := regexp.MustCompile(`loading the embedded server was interrupted: the server acknowledged (\d+) of the 200000 records for usertable(; \d+ more were in flight and may be stored too)?\n`).FindStringSubmatch(stderr.String())
 			if m == nil {
 				t.Fatalf("stderr does not say how far the preload got:\n%s", stderr)
 			}
