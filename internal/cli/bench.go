@@ -322,7 +322,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	var warm *warmup
 	if command == "run" && spec.WarmupTime > 0 {
-		if warm, err = runWarmup(ctx, env, ph); err != nil {
+		// Under setupCtx: a signal during the warm-up ends the command,
+		// and nothing of the warm-up is kept, so its operations in flight
+		// are cut short rather than granted stopGrace.
+		if warm, err = runWarmup(setupCtx, env, ph); err != nil {
 			return err
 		}
 		if err := interrupt.before(nil, "warming up"); err != nil {

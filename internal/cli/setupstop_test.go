@@ -178,6 +178,10 @@ func TestInterruptBeforeThePhase(t *testing.T) {
 			"interrupted: the sweep stopped", true},
 		{"a sweep connecting", "", []string{"sweep", "load", "-P", "workloada", "--vary", "threadcount=1,2", "-p", "recordcount=10"}, ExitSIGINT,
 			"interrupted: the sweep stopped", true},
+		// The warm-up is a phase of its own, stopped gracefully (its stuck
+		// reads get stopGrace); what follows it must not run.
+		{"warming up", "find", []string{"run", "mongodb", "-P", "workloadc", "-p", "recordcount=10", "-p", "operationcount=10", "--warmup", "60s"}, ExitSIGINT,
+			"interrupted while warming up", false},
 		{"reading the topology", "buildInfo", []string{"run", "mongodb", "-P", "workloadc", "-p", "recordcount=10", "-p", "operationcount=10"}, ExitSIGINT,
 			"interrupted while reading the server's topology and sizes", false},
 	}
