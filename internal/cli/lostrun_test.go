@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -355,5 +356,55 @@ func TestStdoutFails(t *testing.T) {
 				t.Errorf("exit %d, stderr %q: want exit %d saying standard output cannot be written", code, stderr.String(), ExitFailed)
 			}
 		})
+	}
+}
+
+// TestSweepStoreRefusesRuns holds the store locked by another writer for
+// the whole sweep: every save waits out the store's busy timeout and
+// fails. The sweep goes on, its results files keep every run, and the
+// command fails, exit 1, saying how many runs the store lacks.
+func TestSweepStoreRefusesRuns(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	dir := t.TempDir()
+	storeFile, outDir := filepath.Join(dir, "runs.db"), filepath.Join(dir, "sweep")
+	st, err := store.Open(storeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	locker, err := sql.Open("sqlite", storeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close()
+	conn, err := locker.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	stderr := &triggerWriter{trigger: "trial 1/1 starts", fire: func() {
+		if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+			t.Error(err)
+		}
+	}}
+	var stdout bytes.Buffer
+	code := Main(context.Background(), []string{"sweep", "run", "mongodb", "-P", "workloadc", "-p", "mongodb.url=" + url,
+		"-p", "readproportion=0", "-p", "insertproportion=1", "-p", "recordcount=10", "-p", "operationcount=20",
+		"--vary", "threadcount=1", "--out-dir", outDir, "--store", storeFile}, Env{Stdout: &stdout, Stderr: stderr, Getenv: testEnv})
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Error(err)
+	}
+	if code != ExitFailed || !strings.Contains(stderr.String(), "the sweep ran, but 1 run could not be saved in the results store") {
+		t.Errorf("exit %d, want %d saying the run was not saved; stderr:\n%s", code, ExitFailed, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(outDir, "*.json"))
+	if len(files) != 1 {
+		t.Errorf("%d results files in %s, want the run's", len(files), outDir)
+	}
+	if n := storedRuns(t, storeFile); n != 0 {
+		t.Errorf("the store holds %d runs, want none: it was locked", n)
 	}
 }

@@ -370,7 +370,7 @@ type sweeper struct {
 	planned    int               // points known up front; 0 with auto
 	points     int
 	ids        []int64
-	saveErr    bool
+	unsaved    int // runs the store refused
 	// shown names the varied values that carry a secret; see secretNames.
 	shown map[string]map[string]string
 }
@@ -454,6 +454,10 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 			code = ExitSIGINT
 		}
 		return exitError{code, errors.New("interrupted: the sweep stopped; the table and the results files cover what ran, a run cut short is marked partial")}
+	}
+	if runErr == nil && s.unsaved > 0 {
+		// The sweep went on without the store; it still failed at that.
+		return fmt.Errorf("the sweep ran, but %s could not be saved in the results store (above); the results files in %s keep every run", plural(s.unsaved, "run"), s.dir)
 	}
 	return runErr
 }
@@ -991,9 +995,11 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 	t.figures = figuresOf(res, s.kind)
 	if s.st != nil {
 		id, serr := saveRun(ctx, s.st, res, store.SaveOptions{SweepID: s.id, Point: s.show(p.values), Trial: trial})
-		if serr != nil && !s.saveErr {
-			s.saveErr = true
-			fmt.Fprintf(s.env.Stderr, "mongobench: warning: %v; the results files in %s keep every run\n", serr, s.dir)
+		if serr != nil {
+			if s.unsaved == 0 {
+				fmt.Fprintf(s.env.Stderr, "mongobench: warning: %v; the results files in %s keep every run\n", serr, s.dir)
+			}
+			s.unsaved++
 		}
 		if serr == nil {
 			t.id = id
