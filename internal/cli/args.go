@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/redact"
@@ -156,17 +156,16 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 }
 
 func parseMaxErrors(v string) (int64, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if err != nil || n < 0 {
+	n, err := workload.ParseInt(v, 0, math.MaxInt64)
+	if err != nil {
 		return 0, fmt.Errorf("--max-errors %q is invalid: expected a whole number >= 0 (0 = never stop on errors)", v)
 	}
 	return n, nil
 }
 
 func parseMaxErrorRate(v string) (float64, error) {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	// !(f > 0) also refuses NaN.
-	if err != nil || !(f > 0) || f > 1 {
+	f, err := workload.ParseFloat(v, 0, 1)
+	if err != nil || f == 0 {
 		return 0, fmt.Errorf("--max-error-rate %q is invalid: expected a fraction of failed operations greater than 0 and at most 1, such as 0.5", v)
 	}
 	return f, nil

@@ -59,6 +59,10 @@ func sizesWithin(ctx context.Context, limit time.Duration, when string, monitor 
 	return sizes
 }
 
+// maxConnectTimeout bounds mongodb.connecttimeout: a day is far past any
+// real start-up, and the timeout is added to other deadlines.
+const maxConnectTimeout = 24 * time.Hour
+
 // benchConfig is everything a load or run needs, resolved and validated.
 type benchConfig struct {
 	args      *benchArgs
@@ -120,11 +124,11 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 	cfg.batchSize = 1
 	for _, name := range []string{"mongodb.batchsize", "batchsize"} {
 		if v, ok := props.Get(name); ok {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 || n > 100000 {
-				return nil, badInputf("%s=%q is invalid: expected a whole number from 1 to 100000", name, v)
+			n, err := workload.ParseInt(v, 1, 100000)
+			if err != nil {
+				return nil, badInputf("%s=%q is invalid: expected %s", name, v, workload.IntRange(1, 100000))
 			}
-			cfg.batchSize = n
+			cfg.batchSize = int(n)
 		}
 	}
 	// Run-phase inserts are one record each; batchsize shapes loads only.
@@ -144,13 +148,18 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 	}
 	cfg.connect = 10 * time.Second
 	if v, ok := props.Get("mongodb.connecttimeout"); ok {
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || f <= 0 {
-			return nil, badInputf("mongodb.connecttimeout=%q is invalid: expected a number of seconds > 0", v)
+		d, err := workload.ParseSeconds(v, 0, maxConnectTimeout)
+		if err != nil || d <= 0 {
+			return nil, badInputf("mongodb.connecttimeout=%q is invalid: expected a number of seconds > 0 and at most %d (or a duration such as 30s)", v, int(maxConnectTimeout.Seconds()))
 		}
-		cfg.connect = time.Duration(f * float64(time.Second))
+		cfg.connect = d
 	}
 
+	if mc, ok := props.Get("mongodb.maxconnections"); ok {
+		if _, err := workload.ParseInt(mc, 1, 1<<20); err != nil {
+			return nil, badInputf("mongodb.maxconnections=%q is invalid: expected %s", mc, workload.IntRange(1, 1<<20))
+		}
+	}
 	url, _ := props.Get("mongodb.url")
 	url = strings.TrimSpace(url)
 	if url == "" {

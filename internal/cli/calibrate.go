@@ -6,8 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/calibrate"
@@ -53,6 +53,9 @@ type calibrateArgs struct {
 	help       bool
 }
 
+// maxCalibrateRepeat bounds --repeat: medians settle long before.
+const maxCalibrateRepeat = 1000
+
 func parseCalibrateArgs(args []string) (*calibrateArgs, error) {
 	a := &calibrateArgs{}
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
@@ -61,7 +64,17 @@ func parseCalibrateArgs(args []string) (*calibrateArgs, error) {
 	fs.Var(fileFlag{&a.files}, "P", "")
 	fs.Var(propertyFlag{&a.settings}, "p", "")
 	fs.StringVar(&a.operations, "operationcount", "", "")
-	fs.IntVar(&a.repeat, "repeat", 1, "")
+	a.repeat = 1
+	var valueErr error
+	fs.Func("repeat", "", func(v string) error {
+		n, err := workload.ParseInt(v, 1, maxCalibrateRepeat)
+		if err != nil {
+			valueErr = fmt.Errorf("calibrate: --repeat %q is invalid: expected a whole number from 1 to %d", v, maxCalibrateRepeat)
+			return valueErr
+		}
+		a.repeat = int(n)
+		return nil
+	})
 	fs.StringVar(&a.jsonPath, "json", "", "")
 	fs.StringVar(&a.urlOptions, "url-options", "", "")
 	fs.BoolVar(&a.noExtras, "no-extras", false, "")
@@ -72,6 +85,9 @@ func parseCalibrateArgs(args []string) (*calibrateArgs, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			a.help = true
 			return a, nil
+		}
+		if valueErr != nil {
+			return nil, valueErr
 		}
 		msg := err.Error()
 		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
@@ -98,9 +114,6 @@ func calibrateOptions(a *calibrateArgs) (calibrate.Options, error) {
 		URLOptions: a.urlOptions,
 		Overrides:  map[string]string{},
 	}
-	if a.repeat < 1 {
-		return o, fmt.Errorf("--repeat %d is invalid: expected a whole number from 1 to 1000", a.repeat)
-	}
 	if a.inProcess {
 		o.Server = calibrate.ServerInProcess
 	}
@@ -125,11 +138,11 @@ func calibrateOptions(a *calibrateArgs) (calibrate.Options, error) {
 	}
 	if threads != "" {
 		for f := range strings.SplitSeq(threads, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 || n > 1<<20 {
+			n, err := workload.ParseInt(f, 1, 1<<20)
+			if err != nil {
 				return o, fmt.Errorf("-threads %q is invalid: expected thread counts from 1 to %d separated by commas, e.g. 1,16,64", threads, 1<<20)
 			}
-			o.Threads = append(o.Threads, n)
+			o.Threads = append(o.Threads, int(n))
 		}
 	}
 	var err error
@@ -160,8 +173,8 @@ func positiveCount(name, v string) (int64, error) {
 	if v == "" {
 		return 0, nil
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if err != nil || n < 1 {
+	n, err := workload.ParseInt(v, 1, math.MaxInt64)
+	if err != nil {
 		return 0, fmt.Errorf("%s=%q is invalid: expected a whole number > 0", name, v)
 	}
 	return n, nil

@@ -116,7 +116,7 @@ func TestCalibrateBadInput(t *testing.T) {
 		{"threads zero", []string{"-threads", "1,0"}, `-threads "1,0" is invalid: expected thread counts from 1 to 1048576 separated by commas`},
 		{"threads text", []string{"-threads", "many"}, `-threads "many" is invalid`},
 		{"operations", []string{"-operationcount", "-5"}, `operationcount="-5" is invalid: expected a whole number > 0`},
-		{"repeat", []string{"--repeat", "0"}, "--repeat 0 is invalid"},
+		{"repeat", []string{"--repeat", "0"}, `--repeat "0" is invalid`},
 		{"unknown flag", []string{"--fast"}, "calibrate: unknown flag -fast: accepted flags are -threads, -P, -p"},
 		{"stray argument", []string{"mongodb"}, `calibrate: unexpected argument "mongodb"`},
 		{"missing file", []string{"-P", "nosuchfile"}, "cannot read workload file nosuchfile"},

@@ -769,7 +769,8 @@ func parseCompareArgs(args []string) (*compareOptions, error) {
 	o := &compareOptions{}
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Float64Var(&o.alpha, "alpha", stats.DefaultAlpha, "")
+	alpha := strconv.FormatFloat(stats.DefaultAlpha, 'g', -1, 64)
+	fs.StringVar(&alpha, "alpha", alpha, "")
 	o.store.register(fs)
 	fs.BoolVar(&o.help, "h", false, "")
 	fs.BoolVar(&o.help, "help", false, "")
@@ -781,8 +782,8 @@ func parseCompareArgs(args []string) (*compareOptions, error) {
 	if o.help {
 		return o, nil
 	}
-	if !(o.alpha > 0 && o.alpha < 1) {
-		return nil, badInputf("compare: --alpha %g is invalid: expected a significance level between 0 and 1, such as 0.05", o.alpha)
+	if o.alpha, err = parseAlpha(alpha); err != nil {
+		return nil, badInputf("compare: %w", err)
 	}
 	if len(o.refs) < 2 {
 		return nil, badInputf("compare: need at least two groups of runs to compare (A B), got %d: see mongobench compare -h", len(o.refs))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/workload"
 )
 
 const historyHelp = `usage: mongobench history [--label L] [--sweep ID] [--phase load|run] [--limit N] [-v]
@@ -32,6 +33,10 @@ flags:
 // away.
 const defaultHistoryLimit = 20
 
+// maxHistoryLimit keeps --limit, which the store query adds one to, far
+// from int's end.
+const maxHistoryLimit = 1_000_000_000
+
 type historyOptions struct {
 	filter  store.Filter
 	verbose bool
@@ -46,12 +51,25 @@ func parseHistoryArgs(args []string) (*historyOptions, error) {
 	fs.StringVar(&o.filter.Label, "label", "", "")
 	fs.StringVar(&o.filter.SweepID, "sweep", "", "")
 	fs.StringVar(&o.filter.Phase, "phase", "", "")
-	fs.IntVar(&o.filter.Limit, "limit", defaultHistoryLimit, "")
+	o.filter.Limit = defaultHistoryLimit
+	var limitErr error
+	fs.Func("limit", "", func(v string) error {
+		n, err := workload.ParseInt(v, 0, maxHistoryLimit)
+		if err != nil {
+			limitErr = badInputf("history: --limit %q is invalid: expected a whole number from 0 to %d (0 lists all)", v, maxHistoryLimit)
+			return limitErr
+		}
+		o.filter.Limit = int(n)
+		return nil
+	})
 	fs.BoolVar(&o.verbose, "v", false, "")
 	o.store.register(fs)
 	fs.BoolVar(&o.help, "h", false, "")
 	fs.BoolVar(&o.help, "help", false, "")
 	if err := fs.Parse(args); err != nil {
+		if limitErr != nil {
+			return nil, limitErr
+		}
 		return nil, badInputf("history: %s: accepted flags are --label L, --sweep ID, --phase load|run, --limit N, -v, --store PATH, -h", flagMessage(err))
 	}
 	if o.help {
@@ -59,9 +77,6 @@ func parseHistoryArgs(args []string) (*historyOptions, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, badInputf("history: unexpected argument %q: filter with --label L or --sweep ID", redact.Arg(fs.Arg(0)))
-	}
-	if o.filter.Limit < 0 {
-		return nil, badInputf("history: --limit %d is invalid: expected a whole number >= 0 (0 lists all)", o.filter.Limit)
 	}
 	switch o.filter.Phase {
 	case "", "load", "run":

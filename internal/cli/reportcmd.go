@@ -50,7 +50,8 @@ func parseReportArgs(args []string) (*reportOptions, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.out, "o", "report.html", "")
 	fs.StringVar(&o.title, "title", "", "")
-	fs.Float64Var(&o.alpha, "alpha", stats.DefaultAlpha, "")
+	alpha := strconv.FormatFloat(stats.DefaultAlpha, 'g', -1, 64)
+	fs.StringVar(&alpha, "alpha", alpha, "")
 	var kneeT, kneeL string
 	fs.StringVar(&kneeT, "knee-throughput", "", "")
 	fs.StringVar(&kneeL, "knee-latency", "", "")
@@ -75,8 +76,8 @@ func parseReportArgs(args []string) (*reportOptions, error) {
 			return nil, badInputf("report: %w", err)
 		}
 	}
-	if !(o.alpha > 0 && o.alpha < 1) {
-		return nil, badInputf("report: --alpha %g is invalid: expected a significance level between 0 and 1, such as 0.05", o.alpha)
+	if o.alpha, err = parseAlpha(alpha); err != nil {
+		return nil, badInputf("report: %w", err)
 	}
 	if strings.TrimSpace(o.out) == "" {
 		return nil, badInputf("report: -o is empty: expected the file to write, such as -o report.html")

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,6 +139,10 @@ var sweepFlagNames = map[string]bool{
 	"h": false, "help": false,
 }
 
+// maxRepeat bounds --repeat: far more trials than any confidence interval
+// needs, and few enough that a typo is not a week-long sweep.
+const maxRepeat = 10000
+
 const sweepFlagList = "--vary, --repeat, --discard-first, --reload, --no-reload, --out-dir, --knee-throughput, --knee-latency, --max-threads, --store, --no-store"
 
 // parseSweepArgs takes sweep's own flags out of args, wherever they are,
@@ -194,10 +197,11 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 				o.dims = append(o.dims, d)
 			}
 		case "repeat":
-			o.repeat, err = strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || o.repeat < 1 {
-				err = fmt.Errorf("--repeat %q is invalid: expected a whole number of trials >= 1", value)
+			var n int64
+			if n, err = workload.ParseInt(value, 1, maxRepeat); err != nil {
+				err = fmt.Errorf("--repeat %q is invalid: expected a whole number of trials from 1 to %d", value, maxRepeat)
 			}
+			o.repeat = int(n)
 		case "out-dir":
 			if o.outDir = value; strings.TrimSpace(value) == "" {
 				err = errors.New("--out-dir is empty: expected a directory")
@@ -207,9 +211,8 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 		case "knee-latency":
 			o.knee.MinLatencyGrowth, err = parseFraction(name, value, "0.20 for +20% p99")
 		case "max-threads":
-			var n int
-			n, err = strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n < 1 || n > 1<<20 {
+			var n int64
+			if n, err = workload.ParseInt(value, 1, 1<<20); err != nil {
 				err = fmt.Errorf("--max-threads %q is invalid: expected a whole number from 1 to 1048576", value)
 			}
 			o.knee.MaxX = float64(n)
@@ -305,9 +308,22 @@ func parseVary(s string) (sweepDim, error) {
 }
 
 func parseFraction(flagName, value, example string) (float64, error) {
-	f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-	if err != nil || !(f > 0) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("--%s %q is invalid: expected a fraction > 0, such as %s", flagName, value, example)
+	f, err := workload.ParseFloat(value, 0, maxKneeFraction)
+	if err != nil || f == 0 {
+		return 0, fmt.Errorf("--%s %q is invalid: expected a fraction > 0 and at most %d, such as %s", flagName, value, maxKneeFraction, example)
+	}
+	return f, nil
+}
+
+// maxKneeFraction bounds the knee's thresholds: a 100-fold change is past
+// anything a knee could mean.
+const maxKneeFraction = 100
+
+// parseAlpha reads --alpha, a significance level strictly between 0 and 1.
+func parseAlpha(v string) (float64, error) {
+	f, err := workload.ParseFloat(v, 0, 1)
+	if err != nil || f == 0 || f == 1 {
+		return 0, fmt.Errorf("--alpha %q is invalid: expected a significance level between 0 and 1, such as 0.05", v)
 	}
 	return f, nil
 }

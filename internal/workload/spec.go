@@ -113,6 +113,17 @@ var proportionNames = [NumTransactionTypes]string{
 	"scanproportion", "readmodifywriteproportion", "deleteproportion",
 }
 
+// The accepted ranges of the numbers that would otherwise overflow: six
+// proportions up to maxProportion cannot sum to +Inf, and a target within
+// [minTarget, maxTarget] keeps the schedule's offsets within int64.
+const (
+	maxProportion = 1e6
+	minTarget     = 0.001
+	maxTarget     = 1e9
+)
+
+var targetRange = fmt.Sprintf("0 (as fast as possible) or a rate from %s to %s operations per second", formatBound(minTarget), formatBound(maxTarget))
+
 // Warning is a non-fatal remark about the properties (unknown name,
 // normalised proportions), printed as one line on stderr.
 type Warning string
@@ -149,8 +160,12 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	}
 	s.OperationCount = r.int64("operationcount", 0, 0, math.MaxInt64)
 	s.InsertStart = r.int64("insertstart", 0, 0, math.MaxInt64)
+	if r.err == nil && s.InsertStart >= s.RecordCount {
+		r.err = fmt.Errorf("insertstart=%d is invalid: expected a key number below recordcount=%d (a client loads keys insertstart..insertstart+insertcount-1 of recordcount)", s.InsertStart, s.RecordCount)
+	}
 	s.InsertCount = r.int64("insertcount", s.RecordCount-s.InsertStart, 1, math.MaxInt64)
-	if r.err == nil && s.InsertStart+s.InsertCount > s.RecordCount {
+	// Compared as a difference: insertstart + insertcount can overflow.
+	if r.err == nil && s.InsertCount > s.RecordCount-s.InsertStart {
 		r.err = fmt.Errorf("insertstart=%d + insertcount=%d is beyond recordcount=%d: a client loads keys insertstart..insertstart+insertcount-1 of recordcount", s.InsertStart, s.InsertCount, s.RecordCount)
 	}
 
@@ -183,7 +198,7 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	defaults := [NumTransactionTypes]float64{0.95, 0.05, 0, 0, 0, 0}
 	sum := 0.0
 	for i, name := range proportionNames {
-		s.Proportions[i] = r.float("proportion", name, defaults[i], 0, math.Inf(1))
+		s.Proportions[i] = r.float("a proportion", name, defaults[i], 0, maxProportion)
 		sum += s.Proportions[i]
 	}
 	if r.err == nil && transactions {
@@ -200,10 +215,10 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	}
 
 	s.RequestDistribution = r.oneOf("requestdistribution", "uniform", requestDistributions...)
-	s.HotspotDataFraction = r.float("fraction", "hotspotdatafraction", 0.2, 0, 1)
-	s.HotspotOpnFraction = r.float("fraction", "hotspotopnfraction", 0.8, 0, 1)
-	s.ExponentialPercentile = r.float("percentage", "exponential.percentile", 95, 0, 100)
-	s.ExponentialFrac = r.float("fraction", "exponential.frac", 0.8571428571, 0, 1)
+	s.HotspotDataFraction = r.float("a fraction", "hotspotdatafraction", 0.2, 0, 1)
+	s.HotspotOpnFraction = r.float("a fraction", "hotspotopnfraction", 0.8, 0, 1)
+	s.ExponentialPercentile = r.float("a percentage", "exponential.percentile", 95, 0, 100)
+	s.ExponentialFrac = r.float("a fraction", "exponential.frac", 0.8571428571, 0, 1)
 	if r.err == nil && s.RequestDistribution == "exponential" && (s.ExponentialPercentile <= 0 || s.ExponentialPercentile >= 100 || s.ExponentialFrac <= 0) {
 		r.err = fmt.Errorf("requestdistribution=exponential needs 0 < exponential.percentile < 100 and exponential.frac > 0 (got %g and %g)", s.ExponentialPercentile, s.ExponentialFrac)
 	}
@@ -220,7 +235,12 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	s.InsertionRetryInterval = r.seconds("core_workload_insertion_retry_interval", 3)
 
 	s.Threads = int(r.int64("threadcount", 1, 1, 1<<20))
-	s.Target = r.float("rate", "target", 0, 0, math.Inf(1))
+	s.Target = r.float(targetRange, "target", 0, 0, maxTarget)
+	// Below minTarget one operation's slot lies past the end of any run,
+	// and the schedule's arithmetic leaves int64.
+	if r.err == nil && s.Target > 0 && s.Target < minTarget {
+		r.fail("target", r.raw("target"), targetRange)
+	}
 	s.StatusInterval = r.secondsIn("status.interval", 10*time.Second, MinStatusInterval, MaxStatusInterval)
 	s.MaxExecutionTime = r.seconds("maxexecutiontime", 0)
 	s.WarmupTime = r.seconds("warmuptime", 0)
@@ -308,28 +328,27 @@ func (r *resolver) int64(name string, def, lo, hi int64) int64 {
 	if !ok {
 		return def
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if err != nil || n < lo || n > hi {
-		accepted := fmt.Sprintf("a whole number from %d to %d", lo, hi)
-		if hi == math.MaxInt64 {
-			accepted = fmt.Sprintf("a whole number >= %d", lo)
-		}
-		r.fail(name, v, accepted)
+	n, err := ParseInt(v, lo, hi)
+	if err != nil {
+		r.fail(name, v, IntRange(lo, hi))
 		return def
 	}
 	return n
 }
 
+// float reads a finite number from lo to hi; kind names it in the error
+// ("a proportion"), or is the whole description of what is accepted when
+// it does not start with "a ".
 func (r *resolver) float(kind, name string, def, lo, hi float64) float64 {
 	v, ok := r.p.Get(name)
 	if !ok {
 		return def
 	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(f) || f < lo || f > hi {
-		accepted := fmt.Sprintf("a %s from %g to %g", kind, lo, hi)
-		if math.IsInf(hi, 1) {
-			accepted = fmt.Sprintf("a %s >= %g", kind, lo)
+	f, err := ParseFloat(v, lo, hi)
+	if err != nil {
+		accepted := kind
+		if strings.HasPrefix(kind, "a ") {
+			accepted = FloatRange(kind, lo, hi)
 		}
 		r.fail(name, v, accepted)
 		return def
@@ -340,17 +359,16 @@ func (r *resolver) float(kind, name string, def, lo, hi float64) float64 {
 // seconds reads a number of seconds, as YCSB's properties give them, or a
 // duration with a unit ("30s", "2m").
 func (r *resolver) seconds(name string, def float64) time.Duration {
-	if v, ok := r.p.Get(name); ok {
-		if d, err := time.ParseDuration(strings.TrimSpace(v)); err == nil && strings.ContainsAny(v, "hmsµun") {
-			if d < 0 {
-				r.fail(name, v, "a number of seconds >= 0 (or a duration such as 30s)")
-				return 0
-			}
-			return d
-		}
+	v, ok := r.p.Get(name)
+	if !ok {
+		return time.Duration(def * float64(time.Second))
 	}
-	f := r.float("number of seconds (or a duration such as 30s)", name, def, 0, 1e9)
-	return time.Duration(f * float64(time.Second))
+	d, err := ParseSeconds(v, 0, MaxSeconds*time.Second)
+	if err != nil {
+		r.fail(name, v, SecondsRange(0, MaxSeconds*time.Second))
+		return 0
+	}
+	return d
 }
 
 // secondsIn reads a number of seconds or a duration that must lie in
@@ -361,18 +379,8 @@ func (r *resolver) secondsIn(name string, def, lo, hi time.Duration) time.Durati
 	if !ok {
 		return def
 	}
-	t := strings.TrimSpace(v)
-	d, err := time.ParseDuration(t)
+	d, err := ParseSeconds(v, lo, hi)
 	if err != nil {
-		f, ferr := strconv.ParseFloat(t, 64)
-		// Compared as seconds, so that 1e300 cannot overflow a Duration.
-		if ferr != nil || !(f >= lo.Seconds() && f <= hi.Seconds()) {
-			d = -1
-		} else {
-			d = time.Duration(f * float64(time.Second))
-		}
-	}
-	if d < lo || d > hi {
 		r.fail(name, v, fmt.Sprintf("a number of seconds from %g to %g, or a duration from %s to %s", lo.Seconds(), hi.Seconds(), shortDuration(lo), shortDuration(hi)))
 		return def
 	}
@@ -428,8 +436,8 @@ func (r *resolver) percentiles() []float64 {
 	}
 	var out []float64
 	for _, part := range strings.Split(v, ",") {
-		f, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-		if err != nil || f <= 0 || f > 100 {
+		f, err := ParseFloat(part, 0, 100)
+		if err != nil || f == 0 {
 			r.fail("hdrhistogram.percentiles", v, "a comma-separated list of numbers in (0, 100], e.g. 50,95,99")
 			return nil
 		}

@@ -123,8 +123,9 @@ func ApplyDeprecated(uri, writeConcern, readPreference, maxConnections string) (
 		}
 	}
 	if maxConnections != "" {
-		var n uint64
-		if _, err := fmt.Sscan(maxConnections, &n); err != nil || n == 0 {
+		// Sscan would read "1e300" as 1 and stop.
+		n, err := strconv.ParseUint(strings.TrimSpace(maxConnections), 10, 64)
+		if err != nil || n == 0 {
 			return "", nil, fmt.Errorf("mongodb.maxconnections=%q is invalid: expected a whole number > 0", maxConnections)
 		}
 		if hasOption(uri, "maxPoolSize") {
