@@ -188,7 +188,30 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 		}
 	}
 	cfg.url = url
+	if err := checkNames(url, spec); err != nil {
+		return nil, err
+	}
 	return cfg, nil
+}
+
+// checkNames refuses names MongoDB forbids before anything runs: the
+// server would fail every operation on them, and the run would measure
+// nothing but errors.
+func checkNames(url string, spec *workload.Spec) error {
+	dbName := mongo.DefaultDatabase
+	if url != "" {
+		dbName = mongo.DatabaseFromURL(url)
+		if err := mongo.CheckDatabaseName(dbName); err != nil {
+			return badInputf("mongodb.url %s names the database %q, which is invalid: %w", redact.URL(url), dbName, err)
+		}
+	}
+	if err := mongo.CheckCollectionName(dbName, spec.Table); err != nil {
+		return badInputf("table=%q is invalid: %w", spec.Table, err)
+	}
+	if err := mongo.CheckFieldPrefix(spec.FieldNamePrefix); err != nil {
+		return badInputf("fieldnameprefix=%q is invalid: %w", spec.FieldNamePrefix, err)
+	}
+	return nil
 }
 
 func runBench(ctx context.Context, command string, args []string, env Env) error {
