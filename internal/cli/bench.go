@@ -493,7 +493,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		return fmt.Errorf("stopped early: %s; the summary and results cover what ran", es.Reason)
 	}
 	if failed := failedOperations(out.summary); failed > 0 && failed == out.summary.Operations {
-		return fmt.Errorf("every one of the %d operations failed (see Return= lines)", failed)
+		return fmt.Errorf("every one of the %d operations failed (see the Return= and Error lines)", failed)
 	}
 	return nil
 }

@@ -2,9 +2,11 @@ package export
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
 )
 
@@ -27,5 +29,77 @@ func TestErrorWindowLines(t *testing.T) {
 	}
 	if len(r.ErrorWindows) != 2 || r.ErrorWindows[0].StartS != 12 || r.ErrorWindows[0].EndS != 17.5 || r.ErrorWindows[0].Errors != 523 {
 		t.Errorf("results error windows: %+v", r.ErrorWindows)
+	}
+}
+
+// TestErrorMessageLines checks the lines and the results section that say
+// what failed operations said: YCSB's line shape with the count third, so
+// a three-field parser reads a number, the message after it on the same
+// line whatever it holds, and the results file round-tripping them.
+func TestErrorMessageLines(t *testing.T) {
+	t.Parallel()
+	s := &measure.Summary{StartNs: 0, EndNs: 1e9, Operations: 1010,
+		ErrorMessages: []measure.OpErrors{
+			{Op: db.Read, Messages: []measure.ErrorMessage{
+				{Message: "(Unauthorized) command find requires authentication", Count: 996},
+				{Message: "two\nlines, and \x1b[31mcolour", Count: 2},
+			}, Other: 4},
+			{Op: db.InsertBatch, Messages: []measure.ErrorMessage{{Message: "E11000 duplicate key", Count: 1}}},
+		}}
+	var b bytes.Buffer
+	if err := WriteText(&b, s, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "[READ-FAILED], Error1, 996, (Unauthorized) command find requires authentication\n" +
+		`[READ-FAILED], Error2, 2, two\nlines, and \x1b[31mcolour` + "\n" +
+		"[READ-FAILED], OtherErrors, 4\n" +
+		"[INSERT-BATCH-FAILED], Error1, 1, E11000 duplicate key\n"
+	if !strings.HasSuffix(b.String(), want) {
+		t.Errorf("summary ends with\n%s\nwant\n%s", b.String(), want)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(want, "\n"), "\n") {
+		if f := strings.SplitN(l, ", ", 4); len(f) < 3 || strings.Trim(f[2], "0123456789") != "" {
+			t.Errorf("line %q: third field is not a count", l)
+		}
+	}
+
+	r, err := NewResults(s, Meta{Phase: PhaseRun})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := []OpErrorsResult{
+		{Op: "READ", Messages: []ErrorMessageResult{{"(Unauthorized) command find requires authentication", 996}, {"two\nlines, and \x1b[31mcolour", 2}}, Other: 4},
+		{Op: "INSERT-BATCH", Messages: []ErrorMessageResult{{"E11000 duplicate key", 1}}},
+	}
+	if !reflect.DeepEqual(r.ErrorMessages, wantJSON) {
+		t.Errorf("results error_messages = %+v\nwant %+v", r.ErrorMessages, wantJSON)
+	}
+	var j bytes.Buffer
+	if err := WriteJSON(&j, r); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(&j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := back.Summary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(bs.ErrorMessages, s.ErrorMessages) {
+		t.Errorf("read back: %+v\nwant %+v", bs.ErrorMessages, s.ErrorMessages)
+	}
+	// Merging a run with itself doubles every count.
+	m, err := Merge(back, back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.ErrorMessages; len(got) != 2 || got[0].Messages[0].Count != 1992 || got[0].Other != 8 || got[1].Messages[0].Count != 2 {
+		t.Errorf("merged error_messages = %+v", got)
+	}
+	// A results file with a bad section is refused, not misread.
+	back.ErrorMessages = []OpErrorsResult{{Op: "FROB"}}
+	if _, err := back.Summary(); err == nil || !strings.Contains(err.Error(), `unknown operation "FROB"`) {
+		t.Errorf("unknown op: %v", err)
 	}
 }

@@ -94,6 +94,11 @@ func Merge(parts ...*Results) (*Results, error) {
 		return cmp.Compare(a.Name, b.Name)
 	})
 	m.Intervals = mergeIntervals(sums, m.Start)
+	msgSets := make([][]measure.OpErrors, len(sums))
+	for i, s := range sums {
+		msgSets[i] = s.ErrorMessages
+	}
+	m.ErrorMessages = measure.MergeErrorMessages(msgSets...)
 
 	meta := Meta{Tool: parts[0].Tool, Phase: phase, Label: parts[0].Label, Config: maps.Clone(parts[0].Config)}
 	var from []any

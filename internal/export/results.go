@@ -66,6 +66,8 @@ type Results struct {
 
 	// ErrorWindows are the stretches in which operations failed (outages).
 	ErrorWindows []ErrorWindowResult `json:"error_windows,omitempty"`
+	// ErrorMessages say why operations failed, per operation.
+	ErrorMessages []OpErrorsResult `json:"error_messages,omitempty"`
 	// Extra holds sections other parts of the tool add (server and host
 	// metrics, merge provenance).
 	Extra map[string]any `json:"extra,omitempty"`
@@ -122,6 +124,21 @@ type ErrorWindowResult struct {
 	StartS float64 `json:"start_s"`
 	EndS   float64 `json:"end_s"`
 	Errors int64   `json:"failed_operations"`
+}
+
+// OpErrorsResult is what one operation's failures said: its most frequent
+// messages (at most measure.MaxErrorMessages), most frequent first, and
+// how many failures said something else.
+type OpErrorsResult struct {
+	Op       string               `json:"op"`
+	Messages []ErrorMessageResult `json:"messages"`
+	Other    int64                `json:"other,omitempty"`
+}
+
+// ErrorMessageResult is one distinct error message, its secrets redacted.
+type ErrorMessageResult struct {
+	Message string `json:"message"`
+	Count   int64  `json:"count"`
 }
 
 // Meta is what a results file says about a run besides its measurements.
@@ -199,6 +216,13 @@ func NewResults(s *measure.Summary, meta Meta) (*Results, error) {
 			Errors: w.Errors,
 		})
 	}
+	for _, oe := range s.ErrorMessages {
+		or := OpErrorsResult{Op: oe.Op.String(), Messages: []ErrorMessageResult{}, Other: oe.Other}
+		for _, m := range oe.Messages {
+			or.Messages = append(or.Messages, ErrorMessageResult{Message: m.Message, Count: m.Count})
+		}
+		r.ErrorMessages = append(r.ErrorMessages, or)
+	}
 	for _, iv := range s.Intervals {
 		ir := IntervalResult{
 			Index:      iv.Index,
@@ -250,6 +274,29 @@ func summaryResult(ls *measure.LatencySummary) *LatencyResult {
 		}
 	}
 	return lr
+}
+
+// errorMessages reads the error_messages section back.
+func (r *Results) errorMessages() ([]measure.OpErrors, error) {
+	var out []measure.OpErrors
+	for _, or := range r.ErrorMessages {
+		op, ok := db.ParseOp(or.Op)
+		if !ok {
+			return nil, fmt.Errorf("results error messages: unknown operation %q", or.Op)
+		}
+		oe := measure.OpErrors{Op: op, Other: or.Other}
+		if or.Other < 0 {
+			return nil, fmt.Errorf("results error messages of %s: negative count %d", or.Op, or.Other)
+		}
+		for _, m := range or.Messages {
+			if m.Count < 0 {
+				return nil, fmt.Errorf("results error messages of %s: negative count %d", or.Op, m.Count)
+			}
+			oe.Messages = append(oe.Messages, measure.ErrorMessage{Message: m.Message, Count: m.Count})
+		}
+		out = append(out, oe)
+	}
+	return out, nil
 }
 
 // WriteJSON writes r as indented JSON.
@@ -332,6 +379,11 @@ func (r *Results) Summary() (*measure.Summary, error) {
 			StartNs: int64(w.StartS * 1e9), EndNs: int64(w.EndS * 1e9), Errors: w.Errors,
 		})
 	}
+	errs, err := r.errorMessages()
+	if err != nil {
+		return nil, err
+	}
+	s.ErrorMessages = errs
 	for opName, counts := range r.Status {
 		op, ok := db.ParseOp(opName)
 		if !ok {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/printable"
 )
 
 // TextOptions choose what the text summary prints.
@@ -115,6 +116,7 @@ func WriteText(w io.Writer, s *measure.Summary, opts TextOptions) error {
 		writeSection(bw, name, nil, ps, labels)
 		writeStatus(bw, name, &s.Status[op])
 	}
+	writeErrorMessages(bw, s.ErrorMessages)
 	// Where failures happened, as extra lines after YCSB's: seconds from
 	// the start of the phase, so an outage can be read off the summary.
 	for i, w := range s.ErrorWindows {
@@ -127,6 +129,27 @@ func WriteText(w io.Writer, s *measure.Summary, opts TextOptions) error {
 		return fmt.Errorf("write text summary: %w", err)
 	}
 	return nil
+}
+
+// writeErrorMessages writes what failed operations said, under the
+// failures' own measurement, in YCSB's line shape with the message after
+// the count, so a parser that reads three fields sees a number:
+//
+//	[READ-FAILED], Error1, 996, (Unauthorized) command find requires authentication
+//	[READ-FAILED], OtherErrors, 4
+//
+// Messages are already redacted; control characters are escaped here so
+// each stays on its line.
+func writeErrorMessages(w *bufio.Writer, ops []measure.OpErrors) {
+	for _, oe := range ops {
+		name := measure.MeasurementName(oe.Op, true)
+		for i, m := range oe.Messages {
+			line(w, name, "Error"+strconv.Itoa(i+1), strconv.FormatInt(m.Count, 10)+", "+printable.String(m.Message))
+		}
+		if oe.Other > 0 {
+			line(w, name, "OtherErrors", strconv.FormatInt(oe.Other, 10))
+		}
+	}
 }
 
 func line(w *bufio.Writer, metric, measurement, value string) {

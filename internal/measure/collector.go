@@ -386,10 +386,13 @@ func (c *Collector) buildSummary(end int64) *Summary {
 		s.ScheduleLag = NewHistogram()
 	}
 	c.mu.Lock()
-	for _, r := range c.recorders {
+	tallies := make([]*messageTally, len(c.recorders))
+	for i, r := range c.recorders {
 		s.RecordStalls += r.stalls.Load()
+		tallies[i] = &r.messages
 	}
 	c.mu.Unlock()
+	s.ErrorMessages = mergeMessages(tallies)
 	for op := range db.NumOps {
 		for f := range 2 {
 			p := &c.totHist[op][f]

@@ -47,6 +47,8 @@ type Recorder struct {
 	cachedTail uint64
 	// stalls counts the Record calls that found the ring full.
 	stalls atomic.Int64
+	// messages are the worker's error messages, read by Stop.
+	messages messageTally
 
 	_ cacheLine
 	// tail is the next slot the collector reads.
@@ -74,6 +76,15 @@ func (r *Recorder) Record(op db.Op, st db.Status, intendedNs, startNs, endNs int
 // for Record, but the operation totals (and so throughput) do not count it.
 func (r *Recorder) RecordPart(op db.Op, st db.Status, intendedNs, startNs, endNs int64) {
 	r.put(sample{intended: intendedNs, start: startNs, end: endNs, op: op, status: st, flags: flagPart})
+}
+
+// RecordError notes that n failed samples of op, recorded or about to be,
+// ended with err, so the summary can show the server's own explanation
+// rather than only Return=ERROR. Like Record, only the owning worker may
+// call it, and not after the collector's Stop. It allocates (the
+// message's text), which only failures pay.
+func (r *Recorder) RecordError(op db.Op, err error, n int64) {
+	r.messages.add(op, err, n)
 }
 
 func (r *Recorder) put(s sample) {

@@ -111,6 +111,13 @@ type Summary struct {
 	// includes its wait for the batch to be sent. Nil when not recorded
 	// (Options.ScheduleLag).
 	ScheduleLag *hdrhistogram.Histogram
+	// ErrorMessages are what the failures said, per operation in Op
+	// order (those without failures left out). Each worker keeps its
+	// first MaxErrorMessages distinct messages per operation; the summary
+	// keeps the most frequent of those. A failure that was not given a
+	// message (a VERIFY mismatch, a READ-MODIFY-WRITE whose parts carry
+	// the messages) is in no count here.
+	ErrorMessages []OpErrors
 }
 
 // Runtime returns the length of the run.

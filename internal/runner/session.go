@@ -83,6 +83,9 @@ func (s *session) record(op db.Op, err error, start, end int64) {
 		return
 	}
 	st := db.StatusOf(err)
+	if !st.IsOK() && st != db.NotFound {
+		s.rec.RecordError(op, err, 1)
+	}
 	if s.part {
 		s.rec.RecordPart(op, st, s.intended, start, end)
 		return
@@ -175,9 +178,18 @@ func (s *session) InsertBatch(ctx context.Context, table string, keys []string, 
 	}
 	batchStatus := db.StatusOf(err)
 	s.intended = s.intendedOf(0)
-	s.rec.Record(db.InsertBatch, batchStatus, s.intended, start, end)
 	var partial *db.BatchError
 	isPartial := errors.As(err, &partial)
+	if !batchStatus.IsOK() && batchStatus != db.NotFound {
+		s.rec.RecordError(db.InsertBatch, err, 1)
+		// The records that failed all failed with the batch's error.
+		n := int64(len(keys))
+		if isPartial {
+			n = int64(len(partial.Failed))
+		}
+		s.rec.RecordError(db.Insert, err, n)
+	}
+	s.rec.Record(db.InsertBatch, batchStatus, s.intended, start, end)
 	failedAt := 0
 	for i := range keys {
 		st := batchStatus
