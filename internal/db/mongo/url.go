@@ -3,11 +3,13 @@ package mongo
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
 
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 
 	"github.com/mongobench/mongobench/internal/inputfile"
@@ -138,10 +140,72 @@ func ApplyDeprecated(uri, writeConcern, readPreference, maxConnections string) (
 }
 
 // ValidateURL checks a connection string without touching the network:
-// its syntax and options, and that the TLS files it names exist. A
-// mongodb+srv:// URL is only checked for its files, since resolving it is
-// a DNS lookup and belongs to connecting.
+// its syntax, its options as the driver will apply them (read preference,
+// TLS files and their contents), and for mongodb+srv:// the rules the
+// driver checks only after a DNS lookup, which belongs to connecting.
 func ValidateURL(uri string) error {
+	if err := validateSyntax(uri); err != nil {
+		return err
+	}
+	// The driver applies the options (and reads the TLS files) only in
+	// Connect, and its errors then read as a failure to connect: they are
+	// applied here first, so a bad option is bad input.
+	check := uri
+	if rest, ok := strings.CutPrefix(uri, "mongodb+srv://"); ok {
+		if err := checkSRVHost(uri, rest); err != nil {
+			return err
+		}
+		check = "mongodb://" + withoutSRVOptions(rest)
+	}
+	if err := options.Client().ApplyURI(check).Validate(); err != nil {
+		msg := strings.TrimPrefix(redact.Text(err.Error()), "error parsing uri: ")
+		return fmt.Errorf("mongodb.url %s is invalid: %s", redact.URL(uri), msg)
+	}
+	return nil
+}
+
+// checkSRVHost applies the driver's rules for a mongodb+srv:// host, which
+// it checks only once DNS has answered: one host name, without a port.
+func checkSRVHost(uri, rest string) error {
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = rest[at+1:]
+	}
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		rest = rest[:i]
+	}
+	switch {
+	case rest == "":
+		return fmt.Errorf("mongodb.url %s is invalid: expected a host name after mongodb+srv://", redact.URL(uri))
+	case strings.Contains(rest, ","):
+		return fmt.Errorf("mongodb.url %s is invalid: a mongodb+srv:// URL names one host, whose DNS SRV record lists the servers", redact.URL(uri))
+	}
+	if _, _, err := net.SplitHostPort(rest); err == nil {
+		return fmt.Errorf("mongodb.url %s is invalid: a mongodb+srv:// URL takes no port: DNS gives the servers' ports (use mongodb://%s for one server)", redact.URL(uri), rest)
+	}
+	return nil
+}
+
+// withoutSRVOptions drops the options only a mongodb+srv:// URL may hold,
+// so the rest can be checked as a mongodb:// URL.
+func withoutSRVOptions(rest string) string {
+	q := strings.IndexByte(rest, '?')
+	if q < 0 {
+		return rest
+	}
+	var kept []string
+	for _, kv := range strings.Split(rest[q+1:], "&") {
+		k, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(strings.ToLower(k), "srv") {
+			kept = append(kept, kv)
+		}
+	}
+	return rest[:q+1] + strings.Join(kept, "&")
+}
+
+// validateSyntax checks the hosts and options as written, and that the
+// TLS files named exist and are files, for messages plainer than the
+// driver's.
+func validateSyntax(uri string) error {
 	if !strings.HasPrefix(uri, "mongodb+srv://") {
 		// The driver's own parser says `invalid host ""` of a bad port,
 		// and lets "[::1" through to fail only when dialled, after the

@@ -1,11 +1,19 @@
 package mongo
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestDatabaseFromURL(t *testing.T) {
@@ -78,8 +86,9 @@ func TestApplyDeprecated(t *testing.T) {
 
 func TestValidateURL(t *testing.T) {
 	t.Parallel()
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(ca, []byte("x"), 0o600); err != nil {
+	dir := t.TempDir()
+	ca, empty := writeCA(t, dir), filepath.Join(dir, "empty.pem")
+	if err := os.WriteFile(empty, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(t.TempDir(), "fifo")
@@ -98,6 +107,22 @@ func TestValidateURL(t *testing.T) {
 		{"mongodb://h/db?tls=true&tlsCAFile=" + ca, ""},
 		{"mongodb://h/db?tls=true&tlsCAFile=/nonexistent/ca.pem", "mongodb.url option tlsCAFile=/nonexistent/ca.pem: the file cannot be read (no such file or directory)"},
 		{"mongodb+srv://u:p@cluster/db?tlsCertificateKeyFile=/nonexistent/k.pem", "tlsCertificateKeyFile=/nonexistent/k.pem: the file cannot be read"},
+		// Options the driver would only refuse when connecting.
+		{"mongodb://u:secret@h/db?readPreference=bogus", "mongodb.url mongodb://u:***@h/db?readPreference=bogus is invalid: "},
+		{"mongodb://h/db?readPreference=primary&readPreferenceTags=dc:ny", "mongodb.url mongodb://h/db?readPreference=primary&readPreferenceTags=dc:ny is invalid: "},
+		{"mongodb://h/db?readPreference=secondaryPreferred&maxStalenessSeconds=90", ""},
+		{"mongodb://h/db?tls=true&tlsCAFile=" + dir, "mongodb.url option tlsCAFile=" + dir + ": the file cannot be read (is a directory, not a regular file)"},
+		{"mongodb://h/db?tls=true&tlsCAFile=" + empty, "is invalid: the specified CA file does not contain any valid certificates"},
+		{"mongodb://h/db?tls=true&tlsCertificateKeyFile=" + empty, "is invalid: "},
+		// mongodb+srv: the rules the driver applies after DNS answers,
+		// and the options, checked without a lookup.
+		{"mongodb+srv://u:secret@cluster0.example.net/db?retryWrites=true&w=majority", ""},
+		{"mongodb+srv://cluster0.example.net/?srvServiceName=custom&srvMaxHosts=2", ""},
+		{"mongodb+srv://u:secret@cluster0.example.net:27017/db", "mongodb.url mongodb+srv://u:***@cluster0.example.net:27017/db is invalid: a mongodb+srv:// URL takes no port"},
+		{"mongodb+srv://a.example.net,b.example.net/db", "is invalid: a mongodb+srv:// URL names one host"},
+		{"mongodb+srv:///db", "is invalid: expected a host name after mongodb+srv://"},
+		{"mongodb+srv://cluster0.example.net/db?readPreference=bogus", "mongodb.url mongodb+srv://cluster0.example.net/db?readPreference=bogus is invalid: "},
+		{"mongodb+srv://cluster0.example.net/db?tls=true&tlsCAFile=" + empty, "does not contain any valid certificates"},
 	}
 	for _, tt := range tests {
 		err := ValidateURL(tt.url)
@@ -111,4 +136,27 @@ func TestValidateURL(t *testing.T) {
 			t.Errorf("error shows the password: %v", err)
 		}
 	}
+}
+
+// writeCA writes a self-signed CA certificate and returns its file.
+func writeCA(t *testing.T, dir string) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true, IsCA: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(f, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
