@@ -94,6 +94,9 @@ func ParseHistogram(r io.Reader, name string) (*Histogram, error) {
 	for sc.Scan() {
 		line++
 		text := strings.TrimSuffix(sc.Text(), "\r")
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\uFEFF") // a byte-order mark
+		}
 		if strings.TrimSpace(text) == "" {
 			continue
 		}

@@ -59,6 +59,7 @@ func TestParseHistogram(t *testing.T) {
 	}{
 		{name: "ycsb format", in: "BlockSize\t10\n0\t1\n1\t0\n2\t3\n", wantBS: 10, wantCum: []int64{1, 1, 4}},
 		{name: "crlf, blank lines, no final newline", in: "BlockSize\t4\r\n\r\n0\t2\r\n\n1\t2", wantBS: 4, wantCum: []int64{2, 4}},
+		{name: "byte-order mark", in: "\uFEFFBlockSize\t10\r\n0\t1\r\n", wantBS: 10, wantCum: []int64{1}},
 		{name: "spaces around numbers", in: "BlockSize\t 8 \n0\t 5\n", wantBS: 8, wantCum: []int64{5}},
 		{
 			name:    "empty",
@@ -282,6 +283,7 @@ func FuzzParseHistogram(f *testing.F) {
 	}
 	f.Add([]byte("BlockSize\t1\n0\t0\n1\t9223372036854775807\n"))
 	f.Add([]byte("BlockSize\t-3\n"))
+	f.Add([]byte("\uFEFFBlockSize\t2\n0\t1\n"))
 	f.Add([]byte("\n\nBlockSize\t7\n0\t1\n\n1\t2"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h, err := ParseHistogram(strings.NewReader(string(data)), "fuzz")

@@ -96,6 +96,9 @@ func unwrapPathError(err error) error {
 	return err
 }
 
+// byteOrderMark is U+FEFF as UTF-8 writes it at the start of a file.
+const byteOrderMark = "\uFEFF"
+
 // Parse reads properties in java.util.Properties format: '#' and '!'
 // comments, '=', ':' or white space between key and value, backslash line
 // continuations and escapes (\t \n \r \f \uXXXX). name is used in errors
@@ -108,7 +111,13 @@ func Parse(r io.Reader, name string) (*Properties, error) {
 	for sc.Scan() {
 		lineNo++
 		startLine := lineNo
-		line := strings.TrimLeft(sc.Text(), " \t\f")
+		text := sc.Text()
+		if lineNo == 1 {
+			// Editors on Windows start UTF-8 files with a byte-order mark,
+			// which would otherwise become part of the first key.
+			text = strings.TrimPrefix(text, byteOrderMark)
+		}
+		line := strings.TrimLeft(text, " \t\f")
 		if line == "" || line[0] == '#' || line[0] == '!' {
 			continue
 		}

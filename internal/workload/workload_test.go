@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +25,14 @@ func TestParse(t *testing.T) {
 		{name: "continuation", in: "fields=a,\\\n    b,\\\n    c\n", want: map[string]string{"fields": "a,b,c"}},
 		{name: "escapes", in: "k\\ ey=v\\u0041\\tx\n", want: map[string]string{"k ey": "vA\tx"}},
 		{name: "crlf and last line wins", in: "a=1\r\na=2\r\n", want: map[string]string{"a": "2\r"}},
+		// A UTF-8 byte-order mark, as editors on Windows write, is not part
+		// of the first key, whatever the first line holds.
+		{name: "byte-order mark", in: "\uFEFFrecordcount=10\nb=2\n", want: map[string]string{"recordcount": "10", "b": "2"}},
+		{name: "byte-order mark before a comment", in: "\uFEFF# workload\nrecordcount=10\n", want: map[string]string{"recordcount": "10"}},
+		{name: "byte-order mark and crlf", in: "\uFEFFa=1\r\nb=2\r\n", want: map[string]string{"a": "1", "b": "2"}},
+		{name: "byte-order mark before white space", in: "\uFEFF  a = 1\n", want: map[string]string{"a": "1"}},
+		// Only at the start of the file is it a mark; elsewhere it is text.
+		{name: "U+FEFF inside a value", in: "a=x\uFEFFy\n", want: map[string]string{"a": "x\uFEFFy"}},
 		{name: "empty key", in: "recordcount=1\n=5\n", wantErr: "w:2: malformed line \"=5\": expected key=value"},
 		{name: "bad unicode escape", in: "a=\\u12\n", wantErr: `w:1: malformed \uXXXX escape`},
 	}
@@ -354,6 +363,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("recordcount=1000\n# c\nreadproportion : 0.5\n")
 	f.Add("a=\\\n b\\u0041\n")
 	f.Add("=x\n")
+	f.Add("\uFEFFrecordcount=1\r\n")
+	f.Add("\uFEFF\uFEFFa=1\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		p, err := Parse(strings.NewReader(in), "fuzz")
 		if err != nil {
@@ -365,6 +376,13 @@ func FuzzParse(f *testing.F) {
 		for _, k := range p.Keys() {
 			if k == "" {
 				t.Fatal("empty key accepted")
+			}
+		}
+		// A leading byte-order mark changes nothing.
+		if rest, ok := strings.CutPrefix(in, byteOrderMark); ok && !strings.HasPrefix(rest, byteOrderMark) {
+			q, err := Parse(strings.NewReader(rest), "fuzz")
+			if err != nil || !maps.Equal(p.Map(), q.Map()) {
+				t.Fatalf("with the mark %v, without %v (%v)", p.Map(), q, err)
 			}
 		}
 		// Whatever parses must resolve or fail with an error, never panic.
