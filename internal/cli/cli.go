@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/redact"
 )
 
@@ -244,8 +245,9 @@ func report(err error, env Env) int {
 	return ExitFailed
 }
 
-// oneLine folds a message to one line and redacts any URL in it: an error
-// may quote what the user typed, and that may be a connection string.
+// oneLine folds a message to one line, redacts any URL in it and escapes
+// control characters: an error may quote what the user typed, and that
+// may be a connection string or hold an escape sequence.
 func oneLine(s string) string {
-	return redact.Text(strings.Join(strings.Fields(s), " "))
+	return printable.String(redact.Text(strings.Join(strings.Fields(s), " ")))
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -1029,7 +1030,7 @@ func writeTable(w io.Writer, head []string, rows [][]string, left map[int]bool) 
 	widths := make([]int, len(head))
 	for _, r := range append([][]string{head}, rows...) {
 		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
+			widths[i] = max(widths[i], len([]rune(printable.String(c))))
 		}
 	}
 	for _, r := range append([][]string{head}, rows...) {
@@ -1037,10 +1038,12 @@ func writeTable(w io.Writer, head []string, rows [][]string, left map[int]bool) 
 	}
 }
 
-// formatRow pads the cells of one table row to widths.
+// formatRow pads the cells of one table row to widths. A cell's control
+// characters are escaped: a label holding a newline would break the table.
 func formatRow(cells []string, widths []int, left map[int]bool) string {
 	var b strings.Builder
 	for i, c := range cells {
+		c = printable.String(c)
 		if i > 0 {
 			b.WriteString("  ")
 		}

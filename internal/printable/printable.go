@@ -15,7 +15,13 @@ import (
 // line or paragraph separator written as a Go escape (\n, \x1b, \u2028);
 // text without them is returned as is. Backslashes are left alone, so the
 // result is for reading, not for parsing back.
-func String(s string) string {
+func String(s string) string { return escape(s, false) }
+
+// Text is String for text of several lines, such as a whole page: line
+// feeds, carriage returns and tabs are kept.
+func Text(s string) string { return escape(s, true) }
+
+func escape(s string, lines bool) string {
 	if Clean(s) {
 		return s
 	}
@@ -26,6 +32,8 @@ func String(s string) string {
 		case r == utf8.RuneError && size == 1:
 			b.WriteString(`\x`)
 			b.WriteString(strconv.FormatUint(uint64(s[i]), 16))
+		case lines && (r == '\n' || r == '\r' || r == '\t'):
+			b.WriteRune(r)
 		case unsafeRune(r):
 			q := strconv.QuoteRuneToASCII(r)
 			b.WriteString(q[1 : len(q)-1])

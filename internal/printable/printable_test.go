@@ -51,3 +51,17 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+func TestText(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"<p>a\n\tb\r\n</p>", "<p>a\n\tb\r\n</p>"},
+		{"<td>run\x1b[2J</td>\n", "<td>run\\x1b[2J</td>\n"},
+		{"bell\x07\u0085\u202e", `bell\a\u0085\u202e`},
+	}
+	for _, tt := range tests {
+		if got := Text(tt.in); got != tt.want {
+			t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/redact"
 )
 
@@ -42,7 +43,10 @@ func Render(w io.Writer, in *Input) error {
 	if err := pageTemplate.Execute(&buf, p); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	// Labels, titles, commands and messages come from users and servers:
+	// a control character in any of them would be a parse error in the
+	// page, an escape sequence a surprise in a terminal showing it.
+	if _, err := io.WriteString(w, printable.Text(buf.String())); err != nil {
 		return fmt.Errorf("report: write: %w", err)
 	}
 	return nil

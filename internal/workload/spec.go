@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/generator"
+	"github.com/mongobench/mongobench/internal/printable"
 )
 
 // Distribution names accepted by requestdistribution.
@@ -139,15 +140,16 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		if IsKnown(k) {
 			continue
 		}
-		msg := fmt.Sprintf("unknown property %s (ignored)", k)
+		name := printable.String(k)
+		msg := fmt.Sprintf("unknown property %s (ignored)", name)
 		if hint := Suggest(k); hint != "" {
-			msg = fmt.Sprintf("unknown property %s (ignored); did you mean %s?", k, hint)
+			msg = fmt.Sprintf("unknown property %s (ignored); did you mean %s?", name, hint)
 		}
 		warnings = append(warnings, Warning(msg))
 	}
 
 	if w, ok := p.Get("workload"); ok && !isCoreWorkload(w) {
-		return nil, nil, fmt.Errorf("workload=%s: only CoreWorkload (site.ycsb.workloads.CoreWorkload) is implemented", w)
+		return nil, nil, fmt.Errorf("workload=%q: only CoreWorkload (site.ycsb.workloads.CoreWorkload) is implemented", w)
 	}
 
 	s.Table = r.str("table", "usertable")
@@ -249,6 +251,11 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		r.fail("optimeout", r.raw("optimeout"), "a number of seconds > 0")
 	}
 	s.Label = r.str("label", "")
+	// A label names the run in tables, file names and reports: a newline
+	// or an escape sequence in it would break them.
+	if r.err == nil && !printable.Clean(s.Label) {
+		r.fail("label", r.raw("label"), "printable text: no control characters such as newlines, tabs or escapes")
+	}
 	s.Percentiles = r.percentiles()
 	mi := r.oneOf("measurement.interval", "", "op", "intended", "both")
 	switch {
@@ -271,7 +278,7 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	s.HdrOutputPath = r.str("hdrhistogram.output.path", "")
 	s.ExportFile = r.str("exportfile", "")
 	if mt := r.str("measurementtype", "hdrhistogram"); r.err == nil && mt != "hdrhistogram" {
-		warnings = append(warnings, Warning(fmt.Sprintf("measurementtype=%s: mongobench always measures with HdrHistogram", mt)))
+		warnings = append(warnings, Warning(fmt.Sprintf("measurementtype=%s: mongobench always measures with HdrHistogram", printable.String(mt))))
 	}
 
 	if r.err == nil {

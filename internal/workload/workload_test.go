@@ -469,3 +469,44 @@ func TestStatusIntervalBounds(t *testing.T) {
 		}
 	}
 }
+
+func TestLabelAndNamesPrintable(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		label string
+		ok    bool
+	}{
+		{"baseline", true},
+		{"données 速い — run 2", true},
+		{"a b", true},
+		{"  padded  ", true}, // trimmed, as every value is
+		{"a\nb", false},
+		{"a\tb", false},
+		{"a\x1b[31mb", false},
+		{"a\x00b", false},
+		{"a\u0085b", false},
+		{"a\u2029b", false},
+		{"a\u202eb", false},
+	}
+	for _, tt := range tests {
+		_, _, err := Resolve(props("recordcount", "1", "operationcount", "1", "label", tt.label), true)
+		if tt.ok != (err == nil) {
+			t.Errorf("label %q: error %v, want ok %v", tt.label, err, tt.ok)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "label=") {
+			t.Errorf("label %q: error %q does not name the property", tt.label, err)
+		}
+	}
+	_, warns, err := Resolve(props("recordcount", "1", "operationcount", "1", "x\x1b[2Jy", "1", "measurementtype", "raw\nx"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warns {
+		if strings.ContainsAny(string(w), "\x1b\n") {
+			t.Errorf("warning holds a control character: %q", w)
+		}
+	}
+	if len(warns) != 2 || !strings.Contains(string(warns[1]), `unknown property x\x1b[2Jy (ignored)`) && !strings.Contains(string(warns[0]), `unknown property x\x1b[2Jy (ignored)`) {
+		t.Errorf("warnings = %q", warns)
+	}
+}
