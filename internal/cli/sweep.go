@@ -315,9 +315,9 @@ func parseFraction(flagName, value, example string) (float64, error) {
 	return f, nil
 }
 
-// maxKneeFraction bounds the knee's thresholds: a 100-fold change is past
-// anything a knee could mean.
-const maxKneeFraction = 100
+// maxKneeFraction bounds the knee's thresholds: a million-fold change is
+// past anything a knee could mean, yet the way to ask for no knee at all.
+const maxKneeFraction = 1_000_000
 
 // parseAlpha reads --alpha, a significance level strictly between 0 and 1.
 func parseAlpha(v string) (float64, error) {
