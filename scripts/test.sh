@@ -28,7 +28,7 @@ fuzztime="${FUZZTIME:-5s}"
 targets=(
   "./internal/workload FuzzParse"
   "./internal/cli FuzzCommandLine"
-  "./internal/export FuzzReadJSON"
+  "./internal/results FuzzReadJSON"
   "./internal/redact FuzzURL"
   "./internal/generator FuzzParseHistogram"
   "./internal/nullserver FuzzParseMessage"

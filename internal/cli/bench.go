@@ -20,6 +20,7 @@ import (
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -248,7 +249,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 
 	// The store is opened before the benchmark so that a wrong --store is
 	// reported before any time is spent measuring.
-	var results *store.Store
+	var runStore *store.Store
 	cfg.args.store.fromEnv(env)
 	saving := !cfg.args.store.disabled && !callerSaves(ctx)
 	storeFile := ""
@@ -259,10 +260,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		return err
 	}
 	if saving {
-		if results, err = openStore(cfg.args.store.path); err != nil {
+		if runStore, err = openStore(cfg.args.store.path); err != nil {
 			return err
 		}
-		defer results.Close()
+		defer runStore.Close()
 	}
 
 	var server *embedded.Server
@@ -349,7 +350,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		ph.operations = spec.OperationCount
 	}
 	if cfg.args.out != "" {
-		ph.journal = cfg.args.out + export.JournalSuffix
+		ph.journal = cfg.args.out + results.JournalSuffix
 		ph.meta = resultsMeta(cfg, command, seed, redact.URL(url), dbName)
 	}
 	var warm *warmup
@@ -442,7 +443,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	case out.result.Abandoned > 0:
 		fmt.Fprintf(env.Stderr, "mongobench: %d operations were cut short by the end of the phase and not counted\n", out.result.Abandoned)
 	}
-	if cfg.args.out != "" || results != nil || callerSaves(ctx) {
+	if cfg.args.out != "" || runStore != nil || callerSaves(ctx) {
 		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName, obsv)
 		if err != nil {
 			return err
@@ -461,12 +462,12 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 				outs.kept = append(outs.kept, "the results file "+cfg.args.out)
 			}
 		}
-		if results != nil {
-			if id, err := saveRun(ctx, results, res, store.SaveOptions{}); err != nil {
+		if runStore != nil {
+			if id, err := saveRun(ctx, runStore, res, store.SaveOptions{}); err != nil {
 				outs.fail(err)
 			} else {
-				outs.kept = append(outs.kept, fmt.Sprintf("run %d in %s", id, results.Path()))
-				fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, results.Path())
+				outs.kept = append(outs.kept, fmt.Sprintf("run %d in %s", id, runStore.Path()))
+				fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, runStore.Path())
 			}
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/db/mongo"
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -27,14 +27,14 @@ func connect(t *testing.T, url string) *driver.Database {
 	return c.Database(mongo.DatabaseFromURL(url))
 }
 
-func readResults(t *testing.T, path string) *export.Results {
+func readResults(t *testing.T, path string) *results.Results {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := export.ReadJSON(f)
+	r, err := results.ReadJSON(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/nullserver"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/selfmon"
 )
 
@@ -188,8 +188,8 @@ func TestClientBoundWarning(t *testing.T) {
 // notes that matter more.
 func TestTrialNote(t *testing.T) {
 	t.Parallel()
-	res := func(partial bool, extra map[string]any) *export.Results {
-		return &export.Results{Partial: partial, Extra: extra}
+	res := func(partial bool, extra map[string]any) *results.Results {
+		return &results.Results{Partial: partial, Extra: extra}
 	}
 	bound := map[string]any{"client_bound": true}
 	tests := []struct {

@@ -18,10 +18,10 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/db"
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/printable"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -72,7 +72,7 @@ var compareFigures = []string{"50", "95", "99", "99.9"}
 
 // loadedRun is one run's results and where they came from.
 type loadedRun struct {
-	res    *export.Results
+	res    *results.Results
 	source string // the file, or "run N"
 	id     int64  // the store's run id; 0 for a file
 	mark   *sweepMark
@@ -228,7 +228,7 @@ func (r loadedRun) key() string {
 // looksLikeFile tells a mistyped file name from a label, so that the error
 // says the file is missing rather than that no run has that label.
 func looksLikeFile(ref string) bool {
-	return strings.HasSuffix(ref, ".json") || strings.HasSuffix(ref, export.JournalSuffix) || strings.ContainsRune(ref, os.PathSeparator)
+	return strings.HasSuffix(ref, ".json") || strings.HasSuffix(ref, results.JournalSuffix) || strings.ContainsRune(ref, os.PathSeparator)
 }
 
 // loadFile reads a results file, or the journal of a run that did not
@@ -239,11 +239,11 @@ func loadFile(path string) (loadedRun, error) {
 		return loadedRun{}, badInputf("cannot read results file: %w", err)
 	}
 	defer f.Close()
-	var res *export.Results
-	if strings.HasSuffix(path, export.JournalSuffix) {
-		res, err = export.ReadJournal(f)
+	var res *results.Results
+	if strings.HasSuffix(path, results.JournalSuffix) {
+		res, err = results.ReadJournal(f)
 	} else {
-		res, err = export.ReadJSON(f)
+		res, err = results.ReadJSON(f)
 	}
 	if err != nil {
 		return loadedRun{}, badInputf("%s: %w", path, err)
@@ -268,8 +268,8 @@ func loadDir(dir string) ([]loadedRun, error) {
 		switch {
 		case e.IsDir():
 			continue
-		case strings.HasSuffix(name, export.JournalSuffix):
-			if names[strings.TrimSuffix(name, export.JournalSuffix)] {
+		case strings.HasSuffix(name, results.JournalSuffix):
+			if names[strings.TrimSuffix(name, results.JournalSuffix)] {
 				continue
 			}
 		case !strings.HasSuffix(name, ".json"):
@@ -347,7 +347,7 @@ type opFigures struct {
 // measured something else than the one it is set beside, and a column
 // that said 0 beside 686 NOT_FOUND of 1000 hid it. Throughputs count
 // successful operations.
-func figuresOf(res *export.Results, kind latencyKind) runFigures {
+func figuresOf(res *results.Results, kind latencyKind) runFigures {
 	f := runFigures{runtimeS: float64(res.RuntimeMs) / 1000, throughput: res.ThroughputOpsSec, ops: map[string]*opFigures{}}
 	get := func(name string) *opFigures {
 		o := f.ops[name]
@@ -409,7 +409,7 @@ func figuresOf(res *export.Results, kind latencyKind) runFigures {
 // overallP99 merges the histograms of the run's operations for the p99 of
 // all of them: percentiles cannot be averaged. A run of one operation has
 // it already.
-func overallP99(res *export.Results, kind latencyKind, names []string, f runFigures) float64 {
+func overallP99(res *results.Results, kind latencyKind, names []string, f runFigures) float64 {
 	switch len(names) {
 	case 0:
 		return 0
@@ -1062,7 +1062,7 @@ func formatRow(cells []string, widths []int, left map[int]bool) string {
 
 // sweepMarkOf reads where a run belongs in a sweep from its results
 // (extra["sweep"]); nil for a run outside sweeps or an unreadable mark.
-func sweepMarkOf(res *export.Results) *sweepMark {
+func sweepMarkOf(res *results.Results) *sweepMark {
 	raw, ok := res.Extra[extraSweep]
 	if !ok {
 		return nil

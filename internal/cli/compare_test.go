@@ -13,8 +13,8 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 )
 
@@ -51,7 +51,7 @@ type resultsSpec struct {
 	mark       *sweepMark
 }
 
-func synthResults(t testing.TB, s resultsSpec) *export.Results {
+func synthResults(t testing.TB, s resultsSpec) *results.Results {
 	t.Helper()
 	if s.latencyUs == nil {
 		s.latencyUs = map[string]int64{"READ": 1000}
@@ -64,12 +64,12 @@ func synthResults(t testing.TB, s resultsSpec) *export.Results {
 	const runtimeMs = 10_000
 	total := int64(s.throughput * runtimeMs / 1000)
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	r := &export.Results{
-		FormatVersion: export.FormatVersion, Tool: export.Tool{Name: "mongobench", Version: "test"},
-		Command: []string{"mongobench", "run", "mongodb"}, Label: s.label, Phase: export.PhaseRun,
+	r := &results.Results{
+		FormatVersion: results.FormatVersion, Tool: results.Tool{Name: "mongobench", Version: "test"},
+		Command: []string{"mongobench", "run", "mongodb"}, Label: s.label, Phase: results.PhaseRun,
 		Config: map[string]string{"threadcount": "1"}, Start: start, End: start.Add(runtimeMs * time.Millisecond),
 		RuntimeMs: runtimeMs, Operations: total, ThroughputOpsSec: float64(total) * 1000 / runtimeMs,
-		Status: map[string]map[string]int64{}, Intervals: []export.IntervalResult{},
+		Status: map[string]map[string]int64{}, Intervals: []results.IntervalResult{},
 	}
 	for i, op := range ops {
 		n := total / int64(len(ops))
@@ -77,7 +77,7 @@ func synthResults(t testing.TB, s resultsSpec) *export.Results {
 			n += total % int64(len(ops))
 		}
 		lat := latencyResult(t, s.latencyUs[op], n)
-		m := export.MeasurementResult{Name: op, Op: op, Service: lat}
+		m := results.MeasurementResult{Name: op, Op: op, Service: lat}
 		if s.intended {
 			m.Intended = latencyResult(t, 2*s.latencyUs[op], n)
 		}
@@ -94,7 +94,7 @@ func synthResults(t testing.TB, s resultsSpec) *export.Results {
 }
 
 // latencyResult records n latencies spread from base to 2·base.
-func latencyResult(t testing.TB, base, n int64) *export.LatencyResult {
+func latencyResult(t testing.TB, base, n int64) *results.LatencyResult {
 	t.Helper()
 	h := hdrhistogram.New(measure.LowestTrackableUs, measure.HighestTrackableUs, measure.SignificantFigures)
 	const steps = 100
@@ -113,7 +113,7 @@ func latencyResult(t testing.TB, base, n int64) *export.LatencyResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr := &export.LatencyResult{Count: h.TotalCount(), MeanUs: h.Mean(), MinUs: h.Min(), MaxUs: h.Max(), Histogram: string(enc), PercentilesUs: map[string]int64{}}
+	lr := &results.LatencyResult{Count: h.TotalCount(), MeanUs: h.Mean(), MinUs: h.Min(), MaxUs: h.Max(), Histogram: string(enc), PercentilesUs: map[string]int64{}}
 	for _, p := range measure.StandardPercentiles {
 		lr.PercentilesUs[measure.PercentileKey(p)] = h.ValueAtQuantile(p)
 	}
@@ -178,9 +178,9 @@ func TestPairRuns(t *testing.T) {
 	t.Parallel()
 	run := func(point string, warm bool) loadedRun {
 		if point == "" {
-			return loadedRun{res: &export.Results{}}
+			return loadedRun{res: &results.Results{}}
 		}
-		return loadedRun{res: &export.Results{}, mark: &sweepMark{ID: "s", Varied: []string{"threadcount"}, Point: map[string]string{"threadcount": point}, Warmup: warm}}
+		return loadedRun{res: &results.Results{}, mark: &sweepMark{ID: "s", Varied: []string{"threadcount"}, Point: map[string]string{"threadcount": point}, Warmup: warm}}
 	}
 	tests := []struct {
 		name      string

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/embedded"
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -308,7 +308,7 @@ func TestInterruptedWarmup(t *testing.T) {
 			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a results file of nothing was written (%v)", err)
 			}
-			if _, err := os.Stat(out + export.JournalSuffix); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(out + results.JournalSuffix); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a journal of nothing was written (%v)", err)
 			}
 			if _, err := os.Stat(storeFile); err == nil && storedRuns(t, storeFile) != 0 {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // TestMetricsTimeSeries checks that a run's results carry server and host
@@ -70,12 +70,12 @@ func TestMetricsTimeSeries(t *testing.T) {
 	// The journal, read back as report and compare read a killed run's,
 	// has the same metrics on every interval as the results file, and the
 	// same time series for the report's charts.
-	f, err := os.Open(out + export.JournalSuffix)
+	f, err := os.Open(out + results.JournalSuffix)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	jres, err := export.ReadJournal(f)
+	jres, err := results.ReadJournal(f)
 	if err != nil {
 		t.Fatal(err)
 	}

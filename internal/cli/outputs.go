@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/outfile"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // outputs tallies what a finished run wrote and what it could not, so
@@ -118,7 +118,7 @@ func checkBenchOutputs(cfg *benchConfig, storePath string) error {
 	var outs []namedPath
 	spec := cfg.spec
 	if cfg.args.out != "" {
-		outs = append(outs, namedPath{"--out", cfg.args.out}, namedPath{"--out (its journal)", cfg.args.out + export.JournalSuffix})
+		outs = append(outs, namedPath{"--out", cfg.args.out}, namedPath{"--out (its journal)", cfg.args.out + results.JournalSuffix})
 	}
 	if spec.ExportFile != "" {
 		outs = append(outs, namedPath{"exportfile", spec.ExportFile})

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -32,13 +32,13 @@ func TestUnwritableOutputs(t *testing.T) {
 	aFile := in("a-file")
 	precious := in("precious.json")
 	workload := in("workload.properties")
-	results := in("results.json")
+	resultsFile := in("results.json")
 	for p, content := range map[string]string{aFile: "x", precious: "keep me", workload: "recordcount=10\noperationcount=10\nreadproportion=1\nupdateproportion=0\ninsertproportion=0\nscanproportion=0\n"} {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := writeResults(results, synthResults(t, resultsSpec{throughput: 1000})); err != nil {
+	if err := writeResults(resultsFile, synthResults(t, resultsSpec{throughput: 1000})); err != nil {
 		t.Fatal(err)
 	}
 	link := in("link.json")
@@ -51,7 +51,7 @@ func TestUnwritableOutputs(t *testing.T) {
 	}
 	missing := in("no/such/dir/out.json")
 	journaled := in("journaled.json")
-	if err := os.Mkdir(journaled+export.JournalSuffix, 0o755); err != nil {
+	if err := os.Mkdir(journaled+results.JournalSuffix, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	runs := in("runs")
@@ -79,7 +79,7 @@ func TestUnwritableOutputs(t *testing.T) {
 		{"--out a FIFO", bench("--out", fifo), []string{"--out " + fifo + ": is a named pipe"}},
 		{"--out a device", bench("--out", os.DevNull), []string{"--out " + os.DevNull + ": is a device"}},
 		{"exportfile a directory", bench("-p", "exportfile="+aDir), []string{"exportfile", aDir, "is a directory"}},
-		{"--out whose journal is a directory", bench("--out", journaled), []string{"--out (its journal) " + journaled + export.JournalSuffix + ": is a directory"}},
+		{"--out whose journal is a directory", bench("--out", journaled), []string{"--out (its journal) " + journaled + results.JournalSuffix + ": is a directory"}},
 		{"--out the -P file", []string{"run", "mongodb", "-P", workload, "-p", "mongodb.url=" + closedURL, "--no-store", "--out", workload},
 			[]string{"--out " + workload + " is the -P file " + workload, "name another file"}},
 		{"--out the store", []string{"run", "mongodb", "-P", "workloadc", "-p", "mongodb.url=" + closedURL, "--store", in("same.db"), "--out", in("same.db")},
@@ -98,12 +98,12 @@ func TestUnwritableOutputs(t *testing.T) {
 			[]string{"--out-dir " + aFile, "is not a directory"}},
 		{"sweep --store a directory", []string{"sweep", "run", "mongodb", "-P", "workloadc", "-p", "mongodb.url=" + closedURL, "--store", aDir, "--vary", "threadcount=1,2", "--out-dir", in("sweep")},
 			[]string{"--store " + aDir + ": is a directory"}},
-		{"report -o a directory", []string{"report", results, "-o", aDir}, []string{"-o " + aDir + ": is a directory"}},
-		{"report -o a symbolic link", []string{"report", results, "-o", link}, []string{"-o " + link + ": is a symbolic link"}},
-		{"report -o a FIFO", []string{"report", results, "-o", fifo}, []string{"-o " + fifo + ": is a named pipe"}},
-		{"report -o a device", []string{"report", results, "-o", os.DevNull}, []string{"is a device"}},
-		{"report -o its input", []string{"report", results, "-o", results}, []string{"-o " + results + " is the input file " + results, "would destroy it"}},
-		{"report -o its input, spelt otherwise", []string{"report", results, "-o", filepath.Join(dir, ".", "a-directory", "..", "results.json")}, []string{"would destroy it"}},
+		{"report -o a directory", []string{"report", resultsFile, "-o", aDir}, []string{"-o " + aDir + ": is a directory"}},
+		{"report -o a symbolic link", []string{"report", resultsFile, "-o", link}, []string{"-o " + link + ": is a symbolic link"}},
+		{"report -o a FIFO", []string{"report", resultsFile, "-o", fifo}, []string{"-o " + fifo + ": is a named pipe"}},
+		{"report -o a device", []string{"report", resultsFile, "-o", os.DevNull}, []string{"is a device"}},
+		{"report -o its input", []string{"report", resultsFile, "-o", resultsFile}, []string{"-o " + resultsFile + " is the input file " + resultsFile, "would destroy it"}},
+		{"report -o its input, spelt otherwise", []string{"report", resultsFile, "-o", filepath.Join(dir, ".", "a-directory", "..", "results.json")}, []string{"would destroy it"}},
 		{"report -o a file of an input directory", []string{"report", runs, "-o", filepath.Join(runs, "a.json")}, []string{"would destroy it"}},
 		{"server --data-dir a regular file", []string{"server", "--data-dir", aFile, "--addr", "127.0.0.1:0"}, []string{"--data-dir " + aFile, "is not a directory"}},
 	} {
@@ -162,11 +162,11 @@ func TestDamagedInputs(t *testing.T) {
 	if err := writeResults(good, synthResults(t, resultsSpec{throughput: 1000})); err != nil {
 		t.Fatal(err)
 	}
-	damaged := func(name string, edit func(r *export.Results)) string {
+	damaged := func(name string, edit func(r *results.Results)) string {
 		r := synthResults(t, resultsSpec{throughput: 1000})
 		edit(r)
 		var b strings.Builder
-		if err := export.WriteJSON(&b, r); err != nil {
+		if err := results.WriteJSON(&b, r); err != nil {
 			t.Fatal(err)
 		}
 		p := in(name)
@@ -175,11 +175,11 @@ func TestDamagedInputs(t *testing.T) {
 		}
 		return p
 	}
-	cutHist := damaged("cut-histogram.json", func(r *export.Results) {
+	cutHist := damaged("cut-histogram.json", func(r *results.Results) {
 		h := r.Measurements[0].Service.Histogram
 		r.Measurements[0].Service.Histogram = h[:len(h)/2]
 	})
-	editedP99 := damaged("edited-p99.json", func(r *export.Results) { r.Measurements[0].Service.PercentilesUs["99"] *= 2 })
+	editedP99 := damaged("edited-p99.json", func(r *results.Results) { r.Measurements[0].Service.PercentilesUs["99"] *= 2 })
 	goodBytes, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
@@ -188,11 +188,11 @@ func TestDamagedInputs(t *testing.T) {
 	if err := os.WriteFile(cutFile, goodBytes[:len(goodBytes)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	headerOnly := in("killed.json" + export.JournalSuffix)
+	headerOnly := in("killed.json" + results.JournalSuffix)
 	if err := os.WriteFile(headerOnly, []byte(`{"type":"header","format_version":1,"phase":"run","start":"2026-01-02T03:04:05Z"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	emptyJournal := in("empty.json" + export.JournalSuffix)
+	emptyJournal := in("empty.json" + results.JournalSuffix)
 	if err := os.WriteFile(emptyJournal, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/selfmon"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -35,7 +36,7 @@ type phaseConfig struct {
 	monitor      *driver.Client // samples server metrics; nil for none
 	localHost    bool           // the server runs on this machine
 	journal      string         // path of the interval journal; "" for none
-	meta         export.Meta    // what the journal's header says of the run
+	meta         results.Meta   // what the journal's header says of the run
 }
 
 type phaseOutput struct {
@@ -72,7 +73,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 	progress := &runner.Progress{}
 
 	var (
-		journal  *export.Journal
+		journal  *results.Journal
 		hdrLogs  *export.HdrLogs
 		sinkMu   sync.Mutex
 		sinkErrs = map[string]error{}
@@ -93,7 +94,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		}
 	}
 	if pc.journal != "" {
-		j, err := export.CreateJournal(pc.journal, pc.meta, clock)
+		j, err := results.CreateJournal(pc.journal, pc.meta, clock)
 		if err != nil {
 			return nil, err
 		}

@@ -4,10 +4,10 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -39,9 +39,9 @@ func resolvedConfig(cfg *benchConfig, seed uint64, url, database string) map[str
 	return out
 }
 
-func resultsMeta(cfg *benchConfig, command string, seed uint64, url, database string) export.Meta {
-	return export.Meta{
-		Tool:    export.Tool{Name: "mongobench", Version: Version},
+func resultsMeta(cfg *benchConfig, command string, seed uint64, url, database string) results.Meta {
+	return results.Meta{
+		Tool:    results.Tool{Name: "mongobench", Version: Version},
 		Command: append([]string{"mongobench", command}, redact.Args(cfg.args.raw)...),
 		Label:   cfg.spec.Label,
 		Phase:   command,
@@ -57,7 +57,7 @@ type observation struct {
 	client                  *clientReport
 }
 
-func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutput, url, database string, obsv observation) (*export.Results, error) {
+func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutput, url, database string, obsv observation) (*results.Results, error) {
 	meta := resultsMeta(cfg, command, seed, url, database)
 	meta.Partial = out.partial
 	meta.Extra = map[string]any{
@@ -85,13 +85,13 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 	if out.obs != nil {
 		server, host := out.obs.timeSeries()
 		if server != nil {
-			meta.Extra[export.ExtraServerMetrics] = server
+			meta.Extra[results.ExtraServerMetrics] = server
 		}
 		if host != nil {
-			meta.Extra[export.ExtraHostMetrics] = host
+			meta.Extra[results.ExtraHostMetrics] = host
 		}
 	}
-	res, err := export.NewResults(out.summary, meta)
+	res, err := results.NewResults(out.summary, meta)
 	if err != nil || out.obs == nil {
 		return res, err
 	}
@@ -106,6 +106,6 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 
 // writeResults writes a results file atomically: an interruption or a
 // failure leaves the old file or the new one, never half of one.
-func writeResults(path string, res *export.Results) error {
-	return outfile.Write(path, func(w io.Writer) error { return export.WriteJSON(w, res) })
+func writeResults(path string, res *results.Results) error {
+	return outfile.Write(path, func(w io.Writer) error { return results.WriteJSON(w, res) })
 }

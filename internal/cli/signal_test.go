@@ -15,7 +15,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -148,12 +148,12 @@ func TestKilled(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a killed run wrote its final results file")
 	}
-	f, err := os.Open(out + export.JournalSuffix)
+	f, err := os.Open(out + results.JournalSuffix)
 	if err != nil {
 		t.Fatalf("no journal after kill -9: %v; stderr: %s", err, stderr.String())
 	}
 	defer f.Close()
-	res, err := export.ReadJournal(f)
+	res, err := results.ReadJournal(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestKilled(t *testing.T) {
 	}
 
 	// report and compare read the journal of the killed run.
-	journal := out + export.JournalSuffix
+	journal := out + results.JournalSuffix
 	if r := mongobench(t, "report", journal, "-o", filepath.Join(dir, "killed.html")); r.code != 0 {
 		t.Errorf("report of the journal: exit %d: %s", r.code, r.stderr)
 	}

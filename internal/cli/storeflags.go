@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -92,7 +92,7 @@ type callerSavesKey struct{}
 // callerRun is where load and run hand their results to the command that
 // drives them.
 type callerRun struct {
-	res *export.Results
+	res *results.Results
 }
 
 // withCallerSaves returns a context in which load and run do not record
@@ -110,7 +110,7 @@ func callerSaves(ctx context.Context) bool {
 }
 
 // handToCaller gives res to the command driving this run, if it wants it.
-func handToCaller(ctx context.Context, res *export.Results) {
+func handToCaller(ctx context.Context, res *results.Results) {
 	if into, _ := ctx.Value(callerSavesKey{}).(*callerRun); into != nil {
 		into.res = res
 	}
@@ -118,7 +118,7 @@ func handToCaller(ctx context.Context, res *export.Results) {
 
 // saveRun saves res in an open store. An interrupted command still records
 // what it measured, so the save does not inherit ctx's cancellation.
-func saveRun(ctx context.Context, s *store.Store, res *export.Results, opts store.SaveOptions) (int64, error) {
+func saveRun(ctx context.Context, s *store.Store, res *results.Results, opts store.SaveOptions) (int64, error) {
 	id, err := s.Save(context.WithoutCancel(ctx), res, opts)
 	if err != nil {
 		return 0, fmt.Errorf("results store: %w", err)

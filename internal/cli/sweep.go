@@ -16,9 +16,9 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/embedded"
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -354,7 +354,7 @@ type sweepPoint struct {
 type trialRun struct {
 	trial   int
 	warmup  bool
-	res     *export.Results
+	res     *results.Results
 	figures runFigures
 	id      int64 // store run id; 0 when not stored
 }
@@ -1059,12 +1059,12 @@ func (s *sweeper) trialError(p *sweepPoint, trial int, err error) error {
 }
 
 // asRead returns res as it reads back from its results file.
-func asRead(res *export.Results) (*export.Results, error) {
+func asRead(res *results.Results) (*results.Results, error) {
 	var b bytes.Buffer
-	if err := export.WriteJSON(&b, res); err != nil {
+	if err := results.WriteJSON(&b, res); err != nil {
 		return nil, err
 	}
-	return export.ReadJSON(&b)
+	return results.ReadJSON(&b)
 }
 
 // fileSafe turns a point's label into part of a file name.

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -234,7 +234,7 @@ func checkSweepPage(t *testing.T, page, kneeLine string, files []string) {
 // checkSummaryCounts checks the operation counts of a run's summary table
 // against its results file: READ, which workloada always has, and any
 // other operation the file measured.
-func checkSummaryCounts(t *testing.T, sec, file string, res *export.Results) {
+func checkSummaryCounts(t *testing.T, sec, file string, res *results.Results) {
 	t.Helper()
 	sawRead := false
 	for _, m := range res.Measurements {
@@ -470,7 +470,7 @@ func TestSweepKneeThresholds(t *testing.T) {
 	}{{"1", 1000, 500}, {"2", 2000, 550}, {"4", 2050, 1500}} {
 		done = append(done, pointResult{
 			point:  &sweepPoint{values: map[string]string{"threadcount": p.threads}},
-			trials: []trialRun{{trial: 1, res: &export.Results{}, figures: runFigures{throughput: p.tput, p99: p.us}}},
+			trials: []trialRun{{trial: 1, res: &results.Results{}, figures: runFigures{throughput: p.tput, p99: p.us}}},
 		})
 	}
 	tests := []struct {

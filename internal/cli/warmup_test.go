@@ -11,9 +11,9 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // TestWarmup runs with a warm-up: its operations are reported apart and the
@@ -99,7 +99,7 @@ func TestWarmupCountsAddUp(t *testing.T) {
 			docs, ok, w.Operations, want, w.Abandoned)
 	}
 
-	var insert *export.MeasurementResult
+	var insert *results.MeasurementResult
 	for i := range res.Measurements {
 		if res.Measurements[i].Name == "INSERT" {
 			insert = &res.Measurements[i]

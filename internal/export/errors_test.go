@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 func TestErrorWindowLines(t *testing.T) {
@@ -23,7 +24,7 @@ func TestErrorWindowLines(t *testing.T) {
 	if !strings.HasSuffix(b.String(), want) {
 		t.Errorf("summary ends with\n%s\nwant\n%s", b.String(), want)
 	}
-	r, err := NewResults(s, Meta{Phase: PhaseRun})
+	r, err := results.NewResults(s, results.Meta{Phase: results.PhaseRun})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,22 +64,22 @@ func TestErrorMessageLines(t *testing.T) {
 		}
 	}
 
-	r, err := NewResults(s, Meta{Phase: PhaseRun})
+	r, err := results.NewResults(s, results.Meta{Phase: results.PhaseRun})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantJSON := []OpErrorsResult{
-		{Op: "READ", Messages: []ErrorMessageResult{{"(Unauthorized) command find requires authentication", 996}, {"two\nlines, and \x1b[31mcolour", 2}}, Other: 4},
-		{Op: "INSERT-BATCH", Messages: []ErrorMessageResult{{"E11000 duplicate key", 1}}},
+	wantJSON := []results.OpErrorsResult{
+		{Op: "READ", Messages: []results.ErrorMessageResult{{Message: "(Unauthorized) command find requires authentication", Count: 996}, {Message: "two\nlines, and \x1b[31mcolour", Count: 2}}, Other: 4},
+		{Op: "INSERT-BATCH", Messages: []results.ErrorMessageResult{{Message: "E11000 duplicate key", Count: 1}}},
 	}
 	if !reflect.DeepEqual(r.ErrorMessages, wantJSON) {
 		t.Errorf("results error_messages = %+v\nwant %+v", r.ErrorMessages, wantJSON)
 	}
 	var j bytes.Buffer
-	if err := WriteJSON(&j, r); err != nil {
+	if err := results.WriteJSON(&j, r); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(&j)
+	back, err := results.ReadJSON(&j)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestErrorMessageLines(t *testing.T) {
 		t.Errorf("read back: %+v\nwant %+v", bs.ErrorMessages, s.ErrorMessages)
 	}
 	// Merging a run with itself doubles every count.
-	m, err := Merge(back, back)
+	m, err := results.Merge(back, back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestErrorMessageLines(t *testing.T) {
 		t.Errorf("merged error_messages = %+v", got)
 	}
 	// A results file with a bad section is refused, not misread.
-	back.ErrorMessages = []OpErrorsResult{{Op: "FROB"}}
+	back.ErrorMessages = []results.OpErrorsResult{{Op: "FROB"}}
 	if _, err := back.Summary(); err == nil || !strings.Contains(err.Error(), `unknown operation "FROB"`) {
 		t.Errorf("unknown op: %v", err)
 	}

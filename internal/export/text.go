@@ -1,5 +1,7 @@
-// Package export writes what a run measured: YCSB's text summary and status
-// line, and the JSON results file that reports, comparisons and merges read.
+// Package export writes what a run measured in the formats people and
+// other tools read: YCSB's text summary and its JSON exporters, the status
+// line and HdrHistogram interval logs. The results file is the results
+// package's.
 package export
 
 import (

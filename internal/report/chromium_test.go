@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // The rendering check opens a report in headless Chromium, as a reader
@@ -142,14 +142,14 @@ func TestChromiumRendersReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		res, err := export.ReadJSON(f)
+		res, err := results.ReadJSON(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(res.Intervals) < 5 || res.Extra[ExtraHostMetrics] == nil {
 			t.Fatalf("testdata/real-run.json has %d intervals and host metrics %t: regenerate it as above", len(res.Intervals), res.Extra[ExtraHostMetrics] != nil)
 		}
-		checkInBrowser(t, bin, render(t, &Input{Runs: []*export.Results{res}, Generated: fixedGenerated}), "real-run-screenshot.png")
+		checkInBrowser(t, bin, render(t, &Input{Runs: []*results.Results{res}, Generated: fixedGenerated}), "real-run-screenshot.png")
 	})
 }
 

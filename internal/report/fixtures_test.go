@@ -12,8 +12,8 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/db"
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -115,7 +115,7 @@ func record(t testing.TB, h *hdrhistogram.Histogram, vs []int64) {
 
 // synthRun builds the results of a run of READ and UPDATE (95:5) through
 // measure's summary and export's results, the path a real run takes.
-func synthRun(t testing.TB, spec runSpec) *export.Results {
+func synthRun(t testing.TB, spec runSpec) *results.Results {
 	t.Helper()
 	s := &measure.Summary{
 		StartNs: 0,
@@ -195,11 +195,11 @@ func synthRun(t testing.TB, spec runSpec) *export.Results {
 	if url == "" {
 		url = "mongodb://localhost:27017/ycsb?w=1"
 	}
-	meta := export.Meta{
-		Tool:    export.Tool{Name: "mongobench", Version: "0.1.0"},
+	meta := results.Meta{
+		Tool:    results.Tool{Name: "mongobench", Version: "0.1.0"},
 		Command: []string{"mongobench", "run", "mongodb", "-P", "workloads/workloadb", "-threads", itoa(spec.threads), "-p", "mongodb.url=" + url},
 		Label:   spec.label,
-		Phase:   export.PhaseRun,
+		Phase:   results.PhaseRun,
 		Config: map[string]string{
 			"workload":            "site.ycsb.workloads.CoreWorkload",
 			"recordcount":         "100000",
@@ -218,7 +218,7 @@ func synthRun(t testing.TB, spec runSpec) *export.Results {
 			ExtraHostMetrics:   hostMetrics(spec.seconds),
 		}
 	}
-	r, err := export.NewResults(s, meta)
+	r, err := results.NewResults(s, meta)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,13 +270,13 @@ func hostMetrics(seconds int) []any {
 func singleInput(t testing.TB) *Input {
 	r := synthRun(t, runSpec{label: "workloadb", threads: 16, seconds: 20, opsPerSec: 400, readUs: 400, updateUs: 900,
 		spikeAt: 12, intended: true, failures: 3, metrics: true, url: "mongodb://admin:s3cret@db1:27017,db2:27017/ycsb?authSource=admin"})
-	return &Input{Title: "Workload B on db1", Runs: []*export.Results{r}, Generated: fixedGenerated, Version: "0.1.0"}
+	return &Input{Title: "Workload B on db1", Runs: []*results.Results{r}, Generated: fixedGenerated, Version: "0.1.0"}
 }
 
 // sweepInput is a thread sweep of three runs whose throughput saturates
 // at 8 threads while p99 keeps rising, and a comparison of two groups.
 func sweepInput(t testing.TB) *Input {
-	var runs []*export.Results
+	var runs []*results.Results
 	for i, th := range []int{1, 8, 64} {
 		runs = append(runs, synthRun(t, runSpec{label: "threads=" + itoa(th), threads: th, seconds: 6,
 			opsPerSec: []int{300, 2000, 2100}[i], readUs: []int64{300, 600, 4000}[i], updateUs: []int64{500, 900, 6000}[i], partial: i == 2}))

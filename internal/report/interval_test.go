@@ -8,25 +8,25 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // TestChartedIntervals: only a last interval that is a sliver of the one
 // before it is left out of the charts over time.
 func TestChartedIntervals(t *testing.T) {
 	t.Parallel()
-	ivs := func(ends ...float64) []export.IntervalResult {
-		var out []export.IntervalResult
+	ivs := func(ends ...float64) []results.IntervalResult {
+		var out []results.IntervalResult
 		start := 0.0
 		for _, e := range ends {
-			out = append(out, export.IntervalResult{StartS: start, EndS: e})
+			out = append(out, results.IntervalResult{StartS: start, EndS: e})
 			start = e
 		}
 		return out
 	}
 	for _, tc := range []struct {
 		name string
-		in   []export.IntervalResult
+		in   []results.IntervalResult
 		keep int
 		cut  float64
 	}{
@@ -53,7 +53,7 @@ func TestRealRunThroughput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	res, err := export.ReadJSON(f)
+	res, err := results.ReadJSON(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package report
 import (
 	"time"
 
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // Input is everything a report shows. Only Runs come from results files;
@@ -12,7 +12,7 @@ type Input struct {
 	// Title heads the report; empty gives a title built from the runs.
 	Title string
 	// Runs are single runs, or all runs of a sweep or comparison.
-	Runs []*export.Results
+	Runs []*results.Results
 	// Sweep, when set, adds the charts of a sweep.
 	Sweep *Sweep
 	// Comparison, when set, adds the comparison of two groups of runs.

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 //go:embed report.html.tmpl
@@ -27,8 +27,8 @@ var pageTemplate = template.Must(template.New("report").Parse(pageSource))
 
 // The Extra keys whose metrics the report plots: the results file's.
 const (
-	ExtraServerMetrics = export.ExtraServerMetrics
-	ExtraHostMetrics   = export.ExtraHostMetrics
+	ExtraServerMetrics = results.ExtraServerMetrics
+	ExtraHostMetrics   = results.ExtraHostMetrics
 )
 
 // Render writes the report of in to w as one self-contained HTML page: no
@@ -165,7 +165,7 @@ type compRow struct {
 // build turns the input into the page the template shows.
 // clientBoundBanner says that a run's client was its bottleneck, from the
 // figures load and run record of their own process; "" when it was not.
-func clientBoundBanner(r *export.Results, name string) string {
+func clientBoundBanner(r *results.Results, name string) string {
 	if bound, _ := r.Extra["client_bound"].(bool); !bound {
 		return ""
 	}
@@ -286,7 +286,7 @@ func capitalize(s string) string {
 
 // runNames names runs by label, "run N" when a run has none or shares its
 // label with another.
-func runNames(runs []*export.Results) []string {
+func runNames(runs []*results.Results) []string {
 	seen := labelCounts(runs)
 	names := make([]string, len(runs))
 	for i, r := range runs {
@@ -300,7 +300,7 @@ func runNames(runs []*export.Results) []string {
 }
 
 // labelCounts counts the runs of each label.
-func labelCounts(runs []*export.Results) map[string]int {
+func labelCounts(runs []*results.Results) map[string]int {
 	seen := map[string]int{}
 	for _, r := range runs {
 		seen[r.Label]++
@@ -310,7 +310,7 @@ func labelCounts(runs []*export.Results) map[string]int {
 
 // buildConfig shows the first run's configuration and, when there are
 // several runs, every property on which they differ.
-func buildConfig(runs []*export.Results, names []string) *configView {
+func buildConfig(runs []*results.Results, names []string) *configView {
 	cv := &configView{Source: names[0]}
 	keys := sortedKeys(runs[0].Config)
 	for _, k := range keys {

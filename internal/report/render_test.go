@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 func render(t testing.TB, in *Input) string {
@@ -150,7 +150,7 @@ func TestRenderErrors(t *testing.T) {
 	}{
 		{"nil input", nil, "no input"},
 		{"empty input", &Input{}, "nothing to report"},
-		{"nil run", &Input{Runs: []*export.Results{nil}}, "run 1 is nil"},
+		{"nil run", &Input{Runs: []*results.Results{nil}}, "run 1 is nil"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -172,10 +172,10 @@ func TestRenderDegenerate(t *testing.T) {
 	t.Parallel()
 	run := synthRun(t, runSpec{threads: 1, seconds: 1, opsPerSec: 100, readUs: 100, updateUs: 100})
 	noHist := *run
-	noHist.Measurements = []export.MeasurementResult{{Name: "READ", Op: "READ", Service: &export.LatencyResult{Count: 5, MeanUs: 3}}}
+	noHist.Measurements = []results.MeasurementResult{{Name: "READ", Op: "READ", Service: &results.LatencyResult{Count: 5, MeanUs: 3}}}
 	merged := *run
-	merged.Intervals = []export.IntervalResult{{Index: 0, EndS: 1, Operations: 5, OpsPerSec: 5,
-		Measurements: []export.MeasurementResult{{Name: "READ", Op: "READ", Service: &export.LatencyResult{Count: 5}}}}}
+	merged.Intervals = []results.IntervalResult{{Index: 0, EndS: 1, Operations: 5, OpsPerSec: 5,
+		Measurements: []results.MeasurementResult{{Name: "READ", Op: "READ", Service: &results.LatencyResult{Count: 5}}}}}
 	badMetrics := *run
 	badMetrics.Extra = map[string]any{ExtraServerMetrics: "not an array"}
 	clientBound := *run
@@ -185,11 +185,11 @@ func TestRenderDegenerate(t *testing.T) {
 		in   *Input
 		want string
 	}{
-		{"one interval", &Input{Runs: []*export.Results{run}, Generated: fixedGenerated}, "Throughput held at"},
-		{"no histogram", &Input{Runs: []*export.Results{&noHist}, Generated: fixedGenerated}, "histograms of this results file cannot be read"},
-		{"merged intervals", &Input{Runs: []*export.Results{&merged}, Generated: fixedGenerated}, "these intervals carry no percentiles"},
-		{"bad metrics", &Input{Runs: []*export.Results{&badMetrics}, Generated: fixedGenerated}, "These metrics cannot be read"},
-		{"client-bound", &Input{Runs: []*export.Results{&clientBound}, Generated: fixedGenerated},
+		{"one interval", &Input{Runs: []*results.Results{run}, Generated: fixedGenerated}, "Throughput held at"},
+		{"no histogram", &Input{Runs: []*results.Results{&noHist}, Generated: fixedGenerated}, "histograms of this results file cannot be read"},
+		{"merged intervals", &Input{Runs: []*results.Results{&merged}, Generated: fixedGenerated}, "these intervals carry no percentiles"},
+		{"bad metrics", &Input{Runs: []*results.Results{&badMetrics}, Generated: fixedGenerated}, "These metrics cannot be read"},
+		{"client-bound", &Input{Runs: []*results.Results{&clientBound}, Generated: fixedGenerated},
 			"Run 1 was client-bound: the client used 93% of the 1 CPUs it may use"},
 		{"empty sweep", &Input{Sweep: &Sweep{Varied: "threadcount"}, Generated: fixedGenerated}, "The sweep has no points."},
 		{"empty comparison", &Input{Comparison: &Comparison{}, Generated: fixedGenerated}, "Comparison: B against A"},
@@ -212,7 +212,7 @@ func TestRenderDegenerate(t *testing.T) {
 func BenchmarkRender(b *testing.B) {
 	// An hour at one-second intervals: the largest time series a report
 	// commonly draws.
-	in := &Input{Runs: []*export.Results{synthRun(b, runSpec{threads: 32, seconds: 3600, opsPerSec: 20, readUs: 500, updateUs: 800, metrics: true})},
+	in := &Input{Runs: []*results.Results{synthRun(b, runSpec{threads: 32, seconds: 3600, opsPerSec: 20, readUs: 500, updateUs: 800, metrics: true})},
 		Generated: fixedGenerated}
 	var buf bytes.Buffer
 	b.ReportAllocs()

@@ -13,9 +13,9 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/db"
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // opColor gives each operation the same colour in every chart.
@@ -35,7 +35,7 @@ func opColor(name string) string {
 func charted(op string) bool { return op != db.Cleanup.String() }
 
 // buildRun builds the section of one run.
-func buildRun(i int, r *export.Results, name string) runView {
+func buildRun(i int, r *results.Results, name string) runView {
 	rv := runView{ID: fmt.Sprintf("run-%d", i+1), Name: capitalize(name), Partial: r.Partial}
 	if len(r.Command) > 0 {
 		rv.Command = strings.Join(redact.Args(r.Command), " ")
@@ -74,9 +74,9 @@ func buildRun(i int, r *export.Results, name string) runView {
 
 // summaryRows is YCSB's text summary as a table: service latency first,
 // then intended latency, each in the results file's order.
-func summaryRows(r *export.Results) []summaryRow {
+func summaryRows(r *results.Results) []summaryRow {
 	var rows []summaryRow
-	add := func(m export.MeasurementResult, lr *export.LatencyResult, intended bool) {
+	add := func(m results.MeasurementResult, lr *results.LatencyResult, intended bool) {
 		name := m.Name
 		if intended {
 			name = "Intended-" + name
@@ -142,7 +142,7 @@ func statusText(counts map[string]int64) string {
 // dragged the caption's "last third" down. A last interval shorter than a
 // tenth of the one before it is left out, and its length returned for the
 // chart's note; its operations stay in the summary.
-func chartedIntervals(ivs []export.IntervalResult) ([]export.IntervalResult, float64) {
+func chartedIntervals(ivs []results.IntervalResult) ([]results.IntervalResult, float64) {
 	n := len(ivs)
 	if n < 2 {
 		return ivs, 0
@@ -165,7 +165,7 @@ func cutNote(cut float64) string {
 
 // throughputFigure charts the operations per second of every status
 // interval, in total and per operation.
-func throughputFigure(id string, r *export.Results) (figureView, bool) {
+func throughputFigure(id string, r *results.Results) (figureView, bool) {
 	ivs, cut := chartedIntervals(r.Intervals)
 	if len(ivs) == 0 {
 		return figureView{}, false
@@ -288,7 +288,7 @@ var percentileColors = map[string]string{"50": "#009E73", "95": "#E69F00", "99":
 
 // latencyFigures charts p50, p95 and p99 over time, one chart per
 // operation.
-func latencyFigures(id string, r *export.Results) ([]figureView, []string) {
+func latencyFigures(id string, r *results.Results) ([]figureView, []string) {
 	type opSeries struct {
 		name string
 		pts  map[string][]tsPoint
@@ -391,7 +391,7 @@ func axisNote(a axis) string {
 
 // spectrumFigure charts the percentile distribution of every operation's
 // whole-run histogram, or says why it cannot.
-func spectrumFigure(id string, r *export.Results) (figureView, string) {
+func spectrumFigure(id string, r *results.Results) (figureView, string) {
 	sum, err := r.Summary()
 	if err != nil {
 		return figureView{}, "The percentile spectrum is not shown: the histograms of this results file cannot be read (" + err.Error() + ")."

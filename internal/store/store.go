@@ -22,8 +22,8 @@ import (
 	// The pure Go SQLite driver, registered as "sqlite".
 	_ "modernc.org/sqlite"
 
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // DefaultPath is the store file used when none is named.
@@ -356,12 +356,12 @@ func checkVersion(ctx context.Context, q querier) (int, error) {
 // the results (command line, configuration, extra sections) and of the sweep
 // point passes through redact.Text first: callers redact already, and this
 // is the second line of defence for a file that lives for years.
-func (s *Store) Save(ctx context.Context, r *export.Results, opts SaveOptions) (int64, error) {
+func (s *Store) Save(ctx context.Context, r *results.Results, opts SaveOptions) (int64, error) {
 	if r == nil {
 		return 0, errors.New("save run: no results")
 	}
-	if r.FormatVersion != export.FormatVersion {
-		return 0, fmt.Errorf("save run: results format_version %d, want %d", r.FormatVersion, export.FormatVersion)
+	if r.FormatVersion != results.FormatVersion {
+		return 0, fmt.Errorf("save run: results format_version %d, want %d", r.FormatVersion, results.FormatVersion)
 	}
 	if opts.Trial < 0 {
 		return 0, fmt.Errorf("save run: trial %d is negative", opts.Trial)
@@ -419,7 +419,7 @@ func (s *Store) Save(ctx context.Context, r *export.Results, opts SaveOptions) (
 // the known fields also covers Extra, whose sections other parts of the tool
 // fill, and works on the strings themselves rather than on their JSON
 // escapes ('&' is written \u0026), which text patterns would miss.
-func redactResults(r *export.Results) ([]byte, *export.Results, error) {
+func redactResults(r *results.Results) ([]byte, *results.Results, error) {
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("encode results: %w", err)
@@ -435,7 +435,7 @@ func redactResults(r *export.Results) ([]byte, *export.Results, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("encode results: %w", err)
 	}
-	var out export.Results
+	var out results.Results
 	if err := json.Unmarshal(clean, &out); err != nil {
 		return nil, nil, fmt.Errorf("encode results: %w", err)
 	}
@@ -467,7 +467,7 @@ func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 // Get returns the results of run id exactly as they were saved (after
 // redaction). Extra sections come back as decoded JSON, as from a results
 // file.
-func (s *Store) Get(ctx context.Context, id int64) (*export.Results, error) {
+func (s *Store) Get(ctx context.Context, id int64) (*results.Results, error) {
 	var doc string
 	err := s.db.QueryRowContext(ctx, `SELECT results FROM runs WHERE id = ?`, id).Scan(&doc)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -476,7 +476,7 @@ func (s *Store) Get(ctx context.Context, id int64) (*export.Results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run %d in %s: %w", id, s.path, err)
 	}
-	r, err := export.ReadJSON(strings.NewReader(doc))
+	r, err := results.ReadJSON(strings.NewReader(doc))
 	if err != nil {
 		return nil, fmt.Errorf("run %d in %s: %w", id, s.path, err)
 	}

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/db"
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 var t0 = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -40,7 +40,7 @@ func newStore(t testing.TB) *Store {
 
 // runResults builds the results of a run as a real one would: from a
 // summary with whole histograms, status counts and intervals.
-func runResults(t testing.TB, label, phase string, start time.Time, ops int64) *export.Results {
+func runResults(t testing.TB, label, phase string, start time.Time, ops int64) *results.Results {
 	t.Helper()
 	runtime := 10 * time.Second
 	s := &measure.Summary{
@@ -65,8 +65,8 @@ func runResults(t testing.TB, label, phase string, start time.Time, ops int64) *
 		Measurements: []measure.MeasurementStats{{Name: "READ", Op: db.Read,
 			Service: &measure.LatencySummary{Count: 5, Mean: 120.5, Min: 100, Max: 140, Percentiles: []int64{110, 120, 130, 135, 140, 140}}}},
 	}}
-	r, err := export.NewResults(s, export.Meta{
-		Tool:    export.Tool{Name: "mongobench", Version: "test"},
+	r, err := results.NewResults(s, results.Meta{
+		Tool:    results.Tool{Name: "mongobench", Version: "test"},
 		Command: []string{"mongobench", phase, "mongodb", "-P", "workloads/workloada", "-threads", "8"},
 		Label:   label,
 		Phase:   phase,
@@ -78,16 +78,16 @@ func runResults(t testing.TB, label, phase string, start time.Time, ops int64) *
 	return r
 }
 
-func resultsJSON(t testing.TB, r *export.Results) []byte {
+func resultsJSON(t testing.TB, r *results.Results) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := export.WriteJSON(&b, r); err != nil {
+	if err := results.WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
-func save(t testing.TB, s *Store, r *export.Results, opts SaveOptions) int64 {
+func save(t testing.TB, s *Store, r *results.Results, opts SaveOptions) int64 {
 	t.Helper()
 	id, err := s.Save(context.Background(), r, opts)
 	if err != nil {
@@ -100,14 +100,14 @@ func TestRoundTrip(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		make func(t *testing.T) *export.Results
+		make func(t *testing.T) *results.Results
 		opts SaveOptions
 	}{
 		// A finished run phase, as the CLI saves it.
-		{"run", func(t *testing.T) *export.Results { return runResults(t, "baseline", export.PhaseRun, t0, 5000) }, SaveOptions{}},
+		{"run", func(t *testing.T) *results.Results { return runResults(t, "baseline", results.PhaseRun, t0, 5000) }, SaveOptions{}},
 		// An interrupted load with extra sections of nested JSON, in a sweep.
-		{"partial load with extras", func(t *testing.T) *export.Results {
-			r := runResults(t, "", export.PhaseLoad, t0.Add(time.Hour), 42)
+		{"partial load with extras", func(t *testing.T) *results.Results {
+			r := runResults(t, "", results.PhaseLoad, t0.Add(time.Hour), 42)
 			r.Partial = true
 			r.Extra = map[string]any{
 				"server": map[string]any{"version": "7.0.2", "opcounters": []any{1.0, 2.5, "x"}},
@@ -117,16 +117,16 @@ func TestRoundTrip(t *testing.T) {
 		}, SaveOptions{SweepID: "sw-1", Point: map[string]string{"threadcount": "16"}, Trial: 2}},
 		// Counts beyond float64's exact integers must survive the store's
 		// redaction pass, which decodes the document generically.
-		{"huge counts", func(t *testing.T) *export.Results {
-			r := runResults(t, "big", export.PhaseRun, t0, 7)
+		{"huge counts", func(t *testing.T) *results.Results {
+			r := runResults(t, "big", results.PhaseRun, t0, 7)
 			r.Operations = 1<<62 + 1
 			r.RecordStalls = 1<<53 + 1
 			r.Status["READ"]["OK"] = 1<<60 + 3
 			return r
 		}, SaveOptions{}},
 		// No command, config or label at all.
-		{"bare", func(t *testing.T) *export.Results {
-			r := runResults(t, "", export.PhaseRun, t0, 1)
+		{"bare", func(t *testing.T) *results.Results {
+			r := runResults(t, "", results.PhaseRun, t0, 1)
 			r.Command, r.Config = nil, nil
 			return r
 		}, SaveOptions{}},
@@ -186,18 +186,18 @@ func TestGetMissing(t *testing.T) {
 func TestSaveRejects(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
-	old := runResults(t, "x", export.PhaseRun, t0, 1)
-	old.FormatVersion = export.FormatVersion + 1
+	old := runResults(t, "x", results.PhaseRun, t0, 1)
+	old.FormatVersion = results.FormatVersion + 1
 	tests := []struct {
 		name string
-		r    *export.Results
+		r    *results.Results
 		opts SaveOptions
 		want string
 	}{
 		{"nil results", nil, SaveOptions{}, "no results"},
 		// Get could not read it back.
 		{"other format", old, SaveOptions{}, "format_version"},
-		{"negative trial", runResults(t, "x", export.PhaseRun, t0, 1), SaveOptions{Trial: -1}, "trial -1"},
+		{"negative trial", runResults(t, "x", results.PhaseRun, t0, 1), SaveOptions{Trial: -1}, "trial -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -226,13 +226,13 @@ func TestList(t *testing.T) {
 	// Saved out of time order, so that order by id and by start differ;
 	// runs 5 and 6 start together.
 	runs := []run{
-		{"a", export.PhaseLoad, 0, "", 0},            // 1
-		{"a", export.PhaseRun, 3 * time.Hour, "", 0}, // 2
-		{"b", export.PhaseRun, time.Hour, "", 0},     // 3
-		{"sw", export.PhaseRun, 5 * time.Hour, "s1", 0},
-		{"sw", export.PhaseRun, 4 * time.Hour, "s1", 1},
-		{"sw", export.PhaseRun, 4 * time.Hour, "s1", 2},
-		{"", export.PhaseRun, 2 * time.Hour, "", 0}, // 7
+		{"a", results.PhaseLoad, 0, "", 0},            // 1
+		{"a", results.PhaseRun, 3 * time.Hour, "", 0}, // 2
+		{"b", results.PhaseRun, time.Hour, "", 0},     // 3
+		{"sw", results.PhaseRun, 5 * time.Hour, "s1", 0},
+		{"sw", results.PhaseRun, 4 * time.Hour, "s1", 1},
+		{"sw", results.PhaseRun, 4 * time.Hour, "s1", 2},
+		{"", results.PhaseRun, 2 * time.Hour, "", 0}, // 7
 	}
 	for i, r := range runs {
 		id := save(t, s, runResults(t, r.label, r.phase, t0.Add(r.start), 10), SaveOptions{SweepID: r.sweep, Trial: r.trial})
@@ -248,8 +248,8 @@ func TestList(t *testing.T) {
 		// Newest start first; equal starts newest id first.
 		{"all", Filter{}, []int64{4, 6, 5, 2, 7, 3, 1}},
 		{"label", Filter{Label: "a"}, []int64{2, 1}},
-		{"phase", Filter{Phase: export.PhaseLoad}, []int64{1}},
-		{"label and phase", Filter{Label: "a", Phase: export.PhaseRun}, []int64{2}},
+		{"phase", Filter{Phase: results.PhaseLoad}, []int64{1}},
+		{"label and phase", Filter{Label: "a", Phase: results.PhaseRun}, []int64{2}},
 		{"sweep", Filter{SweepID: "s1"}, []int64{4, 6, 5}},
 		{"limit", Filter{Limit: 2}, []int64{4, 6}},
 		{"limit above count", Filter{Label: "b", Limit: 5}, []int64{3}},
@@ -307,10 +307,10 @@ func TestResolve(t *testing.T) {
 		"s1",           // 8: also the name of a sweep
 	}
 	for _, l := range labels {
-		save(t, s, runResults(t, l, export.PhaseRun, t0, 10), SaveOptions{})
+		save(t, s, runResults(t, l, results.PhaseRun, t0, 10), SaveOptions{})
 	}
 	for trial := range 3 { // 9, 10, 11
-		save(t, s, runResults(t, "threads-8", export.PhaseRun, t0, 10), SaveOptions{SweepID: "s1", Trial: trial})
+		save(t, s, runResults(t, "threads-8", results.PhaseRun, t0, 10), SaveOptions{SweepID: "s1", Trial: trial})
 	}
 	tests := []struct {
 		ref     string
@@ -375,7 +375,7 @@ func TestResolve(t *testing.T) {
 		t.Parallel()
 		// "s1" is a label too, so ask for a sweep-only name.
 		s2 := newStore(t)
-		save(t, s2, runResults(t, "", export.PhaseRun, t0, 1), SaveOptions{SweepID: "nightly"})
+		save(t, s2, runResults(t, "", results.PhaseRun, t0, 1), SaveOptions{SweepID: "nightly"})
 		_, err := s2.Resolve(context.Background(), "nightly")
 		if err == nil || !strings.Contains(err.Error(), `"sweep:nightly"`) {
 			t.Errorf("Resolve(nightly): %v, want a hint to sweep:nightly", err)
@@ -449,7 +449,7 @@ func TestReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := runResults(t, "kept", export.PhaseRun, t0, 10)
+	r := runResults(t, "kept", results.PhaseRun, t0, 10)
 	id := save(t, s, r, SaveOptions{})
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -531,7 +531,7 @@ func TestSchemaVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		save(t, s, runResults(t, "x", export.PhaseRun, t0, 1), SaveOptions{})
+		save(t, s, runResults(t, "x", results.PhaseRun, t0, 1), SaveOptions{})
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -572,7 +572,7 @@ func TestSchemaVersion(t *testing.T) {
 		if n != len(migrations)-1 {
 			t.Errorf("%d indexes after migration, want %d", n, len(migrations)-1)
 		}
-		save(t, s, runResults(t, "x", export.PhaseRun, t0, 1), SaveOptions{})
+		save(t, s, runResults(t, "x", results.PhaseRun, t0, 1), SaveOptions{})
 	})
 }
 
@@ -647,7 +647,7 @@ func TestOpenOddPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	save(t, s, runResults(t, "x", export.PhaseRun, t0, 1), SaveOptions{})
+	save(t, s, runResults(t, "x", results.PhaseRun, t0, 1), SaveOptions{})
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -700,7 +700,7 @@ func TestConcurrentSave(t *testing.T) {
 		wg.Go(func() {
 			s := stores[w%len(stores)]
 			for i := range each {
-				r := runResults(t, fmt.Sprintf("w%d", w), export.PhaseRun, t0.Add(time.Duration(i)*time.Minute), int64(i+1))
+				r := runResults(t, fmt.Sprintf("w%d", w), results.PhaseRun, t0.Add(time.Duration(i)*time.Minute), int64(i+1))
 				id, err := s.Save(context.Background(), r, SaveOptions{Trial: i})
 				if err != nil {
 					errs <- err
@@ -767,7 +767,7 @@ func TestSecretsNeverReachTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := runResults(t, "secret-test", export.PhaseRun, t0, 10)
+	r := runResults(t, "secret-test", results.PhaseRun, t0, 10)
 	// As if the caller had forgotten to redact, everywhere at once.
 	r.Command = append(r.Command, "-p", "mongodb.url="+url)
 	r.Config["mongodb.url"] = url
@@ -811,7 +811,7 @@ func FuzzResolve(f *testing.F) {
 	s := newStore(f)
 	ctx := context.Background()
 	for _, l := range []string{"baseline", "12", "sweep:x", "ü-label"} {
-		if _, err := s.Save(ctx, runResults(f, l, export.PhaseRun, t0, 1), SaveOptions{SweepID: "sw"}); err != nil {
+		if _, err := s.Save(ctx, runResults(f, l, results.PhaseRun, t0, 1), SaveOptions{SweepID: "sw"}); err != nil {
 			f.Fatal(err)
 		}
 	}
@@ -839,7 +839,7 @@ func FuzzResolve(f *testing.F) {
 
 func BenchmarkSave(b *testing.B) {
 	s := newStore(b)
-	r := runResults(b, "bench", export.PhaseRun, t0, 999)
+	r := runResults(b, "bench", results.PhaseRun, t0, 999)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -853,7 +853,7 @@ func BenchmarkList(b *testing.B) {
 	s := newStore(b)
 	ctx := context.Background()
 	for i := range 500 {
-		save(b, s, runResults(b, fmt.Sprintf("l%d", i%20), export.PhaseRun, t0.Add(time.Duration(i)*time.Second), 10), SaveOptions{})
+		save(b, s, runResults(b, fmt.Sprintf("l%d", i%20), results.PhaseRun, t0.Add(time.Duration(i)*time.Second), 10), SaveOptions{})
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,4 +1,4 @@
-package export
+package results
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
 )
@@ -172,7 +173,7 @@ func TestHdrLogsReadBack(t *testing.T) {
 	t.Parallel()
 	prefix := filepath.Join(t.TempDir(), "run-")
 	clock := measure.NewClock()
-	logs := NewHdrLogs(prefix, clock.StartTime())
+	logs := export.NewHdrLogs(prefix, clock.StartTime())
 	var werr error
 	sum := recordRun(t, func(iv *measure.Interval) {
 		if err := logs.Interval(iv, clock); err != nil && werr == nil {

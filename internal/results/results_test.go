@@ -1,4 +1,4 @@
-package export
+package results
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
 )
 
@@ -116,7 +117,7 @@ func TestResultsRoundTrip(t *testing.T) {
 	if back.Status != orig.Status || back.Operations != orig.Operations || back.Runtime() != orig.Runtime() {
 		t.Error("status counts, operations or runtime differ")
 	}
-	opts := TextOptions{Service: true, Intended: true}
+	opts := export.TextOptions{Service: true, Intended: true}
 	if got, want := writeText(t, back, opts), writeText(t, orig, opts); got != want {
 		t.Errorf("text summary from the results file differs:\n%s\nwant\n%s", got, want)
 	}
@@ -224,7 +225,7 @@ func FuzzReadJSON(f *testing.F) {
 		}
 		// Whatever a file holds, printing and re-encoding it must not panic.
 		var out bytes.Buffer
-		if err := WriteText(&out, s, TextOptions{Service: true, Intended: true}); err != nil {
+		if err := export.WriteText(&out, s, export.TextOptions{Service: true, Intended: true}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := NewResults(s, Meta{Phase: PhaseRun}); err != nil && !strings.Contains(err.Error(), "histogram") {
