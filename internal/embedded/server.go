@@ -79,7 +79,7 @@ type TLSOptions struct {
 	CertFile string // server certificate
 	KeyFile  string // its private key
 	// CAFile, when set, makes the server require client certificates
-	// signed by this CA (FerretDB's behaviour).
+	// signed by this CA (as FerretDB does).
 	CAFile string
 }
 
@@ -92,6 +92,9 @@ type Server struct {
 	tempDir  bool
 	logPath  string
 	logFile  *os.File
+
+	gate    *gate
+	sockDir string // holds FerretDB's socket
 
 	cancel context.CancelFunc // stops FerretDB
 	done   chan struct{}      // closed when FerretDB's Run returns
@@ -106,11 +109,15 @@ type Server struct {
 // FerretDB's, which would race when servers start concurrently.
 var newMu sync.Mutex
 
-// Start starts a server and returns once it answers a hello command (a TLS
-// server that requires client certificates: once it accepts connections).
+// Start starts a server and returns once it answers a hello command.
 // Collections already in DataDir get their _id index first. Cancelling ctx
 // aborts the start; a started server runs until Close, whatever happens to
 // ctx.
+//
+// Clients reach FerretDB through a gate (see gate) that keeps them from
+// wedging it; FerretDB itself listens on a Unix socket in a directory of
+// its own, or on a loopback port where such a socket's path would be too
+// long.
 func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	addr := opts.Addr
 	if addr == "" {
@@ -121,8 +128,11 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 		return nil, fmt.Errorf("embedded: listen address %q: want HOST:PORT: %w", addr, err)
 	}
 
-	if err = preflight(addr, opts.TLS); err != nil {
-		return nil, err
+	var tlsConfig *tls.Config
+	if opts.TLS != nil {
+		if tlsConfig, err = opts.TLS.config(); err != nil {
+			return nil, err
+		}
 	}
 
 	s := &Server{done: make(chan struct{})}
@@ -136,6 +146,23 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 			}
 		}
 	}()
+
+	// The clients' listener comes first: a busy port is then reported
+	// before anything else starts.
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: cannot listen on %s: %w", addr, err)
+	}
+
+	cleanups = append(cleanups, func() { _ = ln.Close() })
+
+	if s.uri, err = clientURI(ln.Addr().String(), tlsConfig != nil); err != nil {
+		return nil, fmt.Errorf("embedded: %w", err)
+	}
+
+	if tlsConfig != nil {
+		ln = tls.NewListener(ln, tlsConfig)
+	}
 
 	if s.dataDir, s.tempDir, err = prepareDataDir(opts.DataDir); err != nil {
 		return nil, err
@@ -172,21 +199,27 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 		return nil, fmt.Errorf("embedded: %w", err)
 	}
 
+	// Only this process's user can reach a socket in a directory of its
+	// own: a TLS server (maybe one that requires client certificates) must
+	// not be open in plain text next to it.
+	if s.sockDir, err = os.MkdirTemp("", "mongobench-ferretdb-"); err != nil {
+		return nil, fmt.Errorf("embedded: creating FerretDB's socket directory: %w", err)
+	}
+
+	cleanups = append(cleanups, func() { _ = os.RemoveAll(s.sockDir) })
+
 	cfg := &ferretdb.Config{
 		Logger:    logger.With("component", "ferretdb"),
 		Handler:   "sqlite",
 		SQLiteURL: sqliteURL(s.dataDir),
 	}
 
-	if opts.TLS != nil {
-		cfg.Listener = ferretdb.ListenerConfig{
-			TLS:         addr,
-			TLSCertFile: opts.TLS.CertFile,
-			TLSKeyFile:  opts.TLS.KeyFile,
-			TLSCAFile:   opts.TLS.CAFile,
-		}
+	backendNet, backendAddr := "unix", filepath.Join(s.sockDir, "ferretdb.sock")
+	if len(backendAddr) > maxSocketPath {
+		backendNet, backendAddr = "tcp", "127.0.0.1:0"
+		cfg.Listener = ferretdb.ListenerConfig{TCP: backendAddr}
 	} else {
-		cfg.Listener = ferretdb.ListenerConfig{TCP: addr}
+		cfg.Listener = ferretdb.ListenerConfig{Unix: backendAddr}
 	}
 
 	newMu.Lock()
@@ -194,13 +227,15 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 	newMu.Unlock()
 
 	if err != nil {
-		return nil, fmt.Errorf("embedded: starting FerretDB on %s: %w", addr, err)
+		return nil, fmt.Errorf("embedded: starting FerretDB: %w", err)
 	}
 
-	// The listeners are bound by New, so the address is known before Run.
-	if s.uri, err = clientURI(f.MongoDBURI()); err != nil {
-		_ = f.Run(canceledContext())
-		return nil, fmt.Errorf("embedded: %w", err)
+	if backendNet == "tcp" {
+		// The port is known once New has bound it.
+		if backendAddr, err = uriHost(f.MongoDBURI()); err != nil {
+			_ = f.Run(canceledContext())
+			return nil, fmt.Errorf("embedded: %w", err)
+		}
 	}
 
 	runCtx, cancel := context.WithCancel(context.Background())
@@ -219,9 +254,16 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 		<-s.done
 	})
 
-	if err = waitReady(ctx, s.uri, opts.TLS); err != nil {
-		return nil, fmt.Errorf("embedded: server on %s did not become ready: %w", s.uri, err)
+	if err = waitReady(ctx, backendNet, backendAddr); err != nil {
+		return nil, fmt.Errorf("embedded: FerretDB did not become ready: %w", err)
 	}
+
+	var d net.Dialer
+
+	s.gate = newGate(ln, func() (net.Conn, error) { return d.Dial(backendNet, backendAddr) },
+		maxActiveCommands, logger.With("component", "mongobench-gate"))
+
+	s.gate.start()
 
 	interval := opts.watchInterval
 	if interval == 0 {
@@ -239,6 +281,10 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 
 	return s, nil
 }
+
+// maxSocketPath leaves a margin below the shortest limit on a Unix socket's
+// path (104 bytes, on macOS).
+const maxSocketPath = 100
 
 // running holds the address of every embedded server started in this
 // process and not yet closed.
@@ -278,18 +324,24 @@ func (s *Server) EnsureIDIndexes(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the server: the index watcher, then FerretDB (clients still
-// connected get up to 3 s to go), then removes a temporary data directory.
-// It is safe to call more than once.
+// Close stops the server: the index watcher, then the listener (clients
+// still connected are disconnected), then FerretDB (commands still running
+// get up to 3 s to end), then removes a temporary data directory. It is
+// safe to call more than once.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		running.CompareAndDelete(s.hostPort, s)
 		s.idx.stopWatcher()
+		s.gate.close()
 
 		s.cancel()
 		<-s.done
 
 		var errs []error
+
+		if err := os.RemoveAll(s.sockDir); err != nil {
+			errs = append(errs, fmt.Errorf("embedded: removing FerretDB's socket directory: %w", err))
+		}
 
 		if err := s.logFile.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("embedded: closing log file: %w", err))
@@ -307,54 +359,36 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
-// preflight fails on what would make FerretDB's listener fail. When that
-// happens inside ferretdb.New, FerretDB 1.24 leaves its SQLite backend open,
-// and a finalizer of FerretDB's later panics on finding it, which would
-// crash the process long after Start returned the error.
-func preflight(addr string, tlsOpts *TLSOptions) error {
-	if tlsOpts != nil {
-		if err := tlsOpts.check(); err != nil {
-			return err
-		}
-	}
-
-	if _, port, _ := net.SplitHostPort(addr); port == "0" {
-		return nil // a free port is always found
-	}
-
-	// The port is free again a moment later for FerretDB: Go listeners set
-	// SO_REUSEADDR.
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("embedded: cannot listen on %s: %w", addr, err)
-	}
-
-	return l.Close()
-}
-
-// check loads the files as FerretDB will, to report problems early and
-// clearly.
-func (o *TLSOptions) check() error {
+// config loads the files as FerretDB would, into the configuration of the
+// clients' listener.
+func (o *TLSOptions) config() (*tls.Config, error) {
 	if o.CertFile == "" || o.KeyFile == "" {
-		return errors.New("embedded: TLS needs both a certificate file and a key file")
+		return nil, errors.New("embedded: TLS needs both a certificate file and a key file")
 	}
 
-	if _, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile); err != nil {
-		return fmt.Errorf("embedded: TLS certificate %s and key %s: %w", o.CertFile, o.KeyFile, err)
+	cert, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: TLS certificate %s and key %s: %w", o.CertFile, o.KeyFile, err)
 	}
+
+	cfg := &tls.Config{Certificates: []tls.Certificate{cert}}
 
 	if o.CAFile != "" {
 		b, err := os.ReadFile(o.CAFile)
 		if err != nil {
-			return fmt.Errorf("embedded: TLS CA file: %w", err)
+			return nil, fmt.Errorf("embedded: TLS CA file: %w", err)
 		}
 
-		if !x509.NewCertPool().AppendCertsFromPEM(b) {
-			return fmt.Errorf("embedded: TLS CA file %s: no PEM certificate in it", o.CAFile)
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(b) {
+			return nil, fmt.Errorf("embedded: TLS CA file %s: no PEM certificate in it", o.CAFile)
 		}
+
+		cfg.ClientAuth = tls.RequireAndVerifyClientCert
+		cfg.ClientCAs = pool
 	}
 
-	return nil
+	return cfg, nil
 }
 
 // prepareDataDir returns the absolute data directory, creating it (or a
@@ -411,17 +445,13 @@ func sqliteURL(dir string) string {
 	return "file:" + p
 }
 
-// clientURI turns FerretDB's URI into one a client can dial: a listener on
-// an unspecified address (0.0.0.0, ::) is reached through loopback.
-func clientURI(ferretURI string) (string, error) {
-	u, err := url.Parse(ferretURI)
+// clientURI is the URI a client dials to reach a listener on hostPort: a
+// listener on an unspecified address (0.0.0.0, ::) is reached through
+// loopback.
+func clientURI(hostPort string, useTLS bool) (string, error) {
+	host, port, err := net.SplitHostPort(hostPort)
 	if err != nil {
-		return "", fmt.Errorf("parsing listener URI %q: %w", ferretURI, err)
-	}
-
-	host, port, err := net.SplitHostPort(u.Host)
-	if err != nil {
-		return "", fmt.Errorf("listener address %q: %w", u.Host, err)
+		return "", fmt.Errorf("listener address %q: %w", hostPort, err)
 	}
 
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
@@ -432,9 +462,22 @@ func clientURI(ferretURI string) (string, error) {
 		}
 	}
 
-	u.Host = net.JoinHostPort(host, port)
+	u := url.URL{Scheme: "mongodb", Host: net.JoinHostPort(host, port), Path: "/"}
+	if useTLS {
+		u.RawQuery = "tls=true"
+	}
 
 	return u.String(), nil
+}
+
+// uriHost is the HOST:PORT of a mongodb:// URI.
+func uriHost(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", fmt.Errorf("parsing FerretDB's URI %q: %w", uri, err)
+	}
+
+	return u.Host, nil
 }
 
 func canceledContext() context.Context {
@@ -444,23 +487,16 @@ func canceledContext() context.Context {
 	return ctx
 }
 
-// waitReady returns once the server answers a hello command. A TLS server
-// that requires client certificates (CAFile set) is only checked to accept
-// connections: we have no client certificate to offer.
-func waitReady(ctx context.Context, uri string, tlsOpts *TLSOptions) error {
+// waitReady returns once FerretDB answers a hello command at address.
+func waitReady(ctx context.Context, network, address string) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, defaultReadyTimeout)
 		defer cancel()
 	}
 
-	u, err := url.Parse(uri)
-	if err != nil {
-		return err
-	}
-
 	for {
-		err = tryHello(ctx, u.Host, tlsOpts)
+		err := tryHello(ctx, network, address)
 		if err == nil {
 			return nil
 		}
@@ -473,29 +509,14 @@ func waitReady(ctx context.Context, uri string, tlsOpts *TLSOptions) error {
 	}
 }
 
-func tryHello(ctx context.Context, addr string, tlsOpts *TLSOptions) error {
+func tryHello(ctx context.Context, network, address string) error {
 	var d net.Dialer
 
-	conn, err := d.DialContext(ctx, "tcp", addr)
+	conn, err := d.DialContext(ctx, network, address)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-
-	if tlsOpts != nil {
-		if tlsOpts.CAFile != "" {
-			return nil
-		}
-
-		// This probes our own listener, whose certificate need not name the
-		// address we dial; verifying it is the client's business.
-		tc := tls.Client(conn, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // see above
-		if err = tc.HandshakeContext(ctx); err != nil {
-			return fmt.Errorf("TLS handshake: %w", err)
-		}
-
-		conn = tc
-	}
 
 	if deadline, ok := ctx.Deadline(); ok {
 		_ = conn.SetDeadline(deadline)
@@ -523,8 +544,6 @@ func tryHello(ctx context.Context, addr string, tlsOpts *TLSOptions) error {
 	return nil
 }
 
-const opMsg = 2013 // OP_MSG opcode of the MongoDB wire protocol
-
 // helloMessage is an OP_MSG with one body section {hello: 1, $db: "admin"}.
 func helloMessage() ([]byte, error) {
 	doc, err := bson.Marshal(bson.D{{Key: "hello", Value: 1}, {Key: "$db", Value: "admin"}})
@@ -544,30 +563,24 @@ func helloMessage() ([]byte, error) {
 
 // readOpMsgBody reads one OP_MSG reply and returns its body document.
 func readOpMsgBody(r io.Reader) ([]byte, error) {
-	var header [16]byte
-	if _, err := io.ReadFull(r, header[:]); err != nil {
+	msg, err := readMessage(r)
+	if err != nil {
 		return nil, err
 	}
 
-	size := binary.LittleEndian.Uint32(header[0:])
-	if op := binary.LittleEndian.Uint32(header[12:]); op != opMsg {
+	if op := binary.LittleEndian.Uint32(msg[12:]); op != opMsg {
 		return nil, fmt.Errorf("reply opcode %d, want %d", op, opMsg)
 	}
 
-	if size < 16+4+1+5 || size > 48<<20 {
-		return nil, fmt.Errorf("reply of %d bytes", size)
+	if len(msg) < 16+4+1+5 {
+		return nil, fmt.Errorf("reply of %d bytes", len(msg))
 	}
 
-	rest := make([]byte, size-16)
-	if _, err := io.ReadFull(r, rest); err != nil {
-		return nil, err
+	if msg[20] != 0 {
+		return nil, fmt.Errorf("reply section kind %d, want 0", msg[20])
 	}
 
-	if rest[4] != 0 {
-		return nil, fmt.Errorf("reply section kind %d, want 0", rest[4])
-	}
-
-	doc := rest[5:]
+	doc := msg[21:]
 	if err := bson.Raw(doc).Validate(); err != nil {
 		return nil, fmt.Errorf("reply body: %w", err)
 	}

@@ -332,27 +332,33 @@ func TestClientURI(t *testing.T) {
 	t.Parallel()
 
 	for _, tc := range []struct {
-		in, want string
+		hostPort string
+		tls      bool
+		want     string
 	}{
 		// Loopback stays as it is.
-		{"mongodb://127.0.0.1:27017/", "mongodb://127.0.0.1:27017/"},
+		{"127.0.0.1:27017", false, "mongodb://127.0.0.1:27017/"},
 		// Unspecified addresses are dialled through loopback.
-		{"mongodb://0.0.0.0:27017/", "mongodb://127.0.0.1:27017/"},
-		{"mongodb://[::]:27017/", "mongodb://[::1]:27017/"},
-		// The TLS flag survives.
-		{"mongodb://0.0.0.0:1234/?tls=true", "mongodb://127.0.0.1:1234/?tls=true"},
+		{"0.0.0.0:27017", false, "mongodb://127.0.0.1:27017/"},
+		{"[::]:27017", false, "mongodb://[::1]:27017/"},
+		// A TLS listener asks for TLS.
+		{"0.0.0.0:1234", true, "mongodb://127.0.0.1:1234/?tls=true"},
 		// Host names are kept.
-		{"mongodb://db.example:27017/", "mongodb://db.example:27017/"},
+		{"db.example:27017", false, "mongodb://db.example:27017/"},
 	} {
-		got, err := clientURI(tc.in)
+		got, err := clientURI(tc.hostPort, tc.tls)
 		if err != nil {
-			t.Errorf("clientURI(%q): %v", tc.in, err)
+			t.Errorf("clientURI(%q, %v): %v", tc.hostPort, tc.tls, err)
 			continue
 		}
 
 		if got != tc.want {
-			t.Errorf("clientURI(%q) = %q, want %q", tc.in, got, tc.want)
+			t.Errorf("clientURI(%q, %v) = %q, want %q", tc.hostPort, tc.tls, got, tc.want)
 		}
+	}
+
+	if _, err := clientURI("no-port", false); err == nil {
+		t.Errorf("clientURI(no-port) succeeded, want an error")
 	}
 }
 
