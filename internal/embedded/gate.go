@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -65,6 +66,7 @@ type gate struct {
 	ln     net.Listener
 	dial   func() (net.Conn, error) // a new connection to FerretDB
 	slots  chan struct{}            // one token per running command
+	queued atomic.Int64             // requests waiting for a slot
 	log    *slog.Logger
 	served sync.WaitGroup
 
@@ -281,6 +283,9 @@ func (g *gate) pass(client net.Conn) {
 
 // acquire waits for a slot; false means the client left first.
 func (g *gate) acquire(gone <-chan struct{}) bool {
+	g.queued.Add(1)
+	defer g.queued.Add(-1)
+
 	select {
 	case g.slots <- struct{}{}:
 	case <-gone:
