@@ -32,6 +32,7 @@ targets=(
   "./internal/redact FuzzURL"
   "./internal/generator FuzzParseHistogram"
   "./internal/nullserver FuzzParseMessage"
+  "./internal/embedded FuzzCommandName"
 )
 if [ "$fuzztime" != "0" ]; then
   for t in "${targets[@]}"; do
