@@ -493,3 +493,53 @@ func FuzzReadOpMsgBody(f *testing.F) {
 		}
 	})
 }
+
+// TestFerretDBSocket: FerretDB listens on a Unix socket in a directory only
+// this user can enter, or on loopback where the socket's path would be too
+// long; either way clients get through, and Close removes the directory.
+func TestFerretDBSocket(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tmpDir string // TMPDIR, which holds the socket's directory
+		unix   bool
+	}{
+		{"unix socket", t.TempDir(), true},
+		{"path too long for a socket", filepath.Join(t.TempDir(), strings.Repeat("d", maxSocketPath)), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.MkdirAll(tc.tmpDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+
+			t.Setenv("TMPDIR", tc.tmpDir)
+
+			s := startServer(t, Options{DataDir: t.TempDir()})
+
+			fi, err := os.Stat(s.sockDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			if fi.Mode().Perm() != 0o700 {
+				t.Errorf("socket directory mode %v, want 0700", fi.Mode().Perm())
+			}
+
+			_, err = os.Stat(filepath.Join(s.sockDir, "ferretdb.sock"))
+			if tc.unix != (err == nil) {
+				t.Errorf("socket file: %v, want it to exist: %v", err, tc.unix)
+			}
+
+			if err = connect(t, s).Ping(testContext(t), nil); err != nil {
+				t.Fatalf("ping: %v", err)
+			}
+
+			if err = s.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			if _, err = os.Stat(s.sockDir); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("socket directory after Close: stat error %v, want not exist", err)
+			}
+		})
+	}
+}
