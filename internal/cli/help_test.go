@@ -23,3 +23,16 @@ func TestHelpEverywhere(t *testing.T) {
 		t.Errorf("mongobench version: exit %d, %q", r.code, r.stdout)
 	}
 }
+
+// TestHelpGolden pins every command's help; go test -run TestHelpGolden
+// -update rewrites it.
+func TestHelpGolden(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"load", "run", "sweep", "calibrate", "compare", "history", "report", "server"} {
+		r := mongobench(t, "help", cmd)
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("help %s: exit %d, stderr %q", cmd, r.code, r.stderr)
+		}
+		golden(t, "help_"+cmd+".golden", r.stdout)
+	}
+}
