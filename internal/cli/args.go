@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -36,60 +35,67 @@ type benchArgs struct {
 
 type kv struct{ key, value string }
 
-// settingFlag records a flag as a property at its place on the command line.
-type settingFlag struct {
-	key  string
-	dest *[]kv
-}
-
-func (f settingFlag) String() string { return "" }
-func (f settingFlag) Set(v string) error {
-	*f.dest = append(*f.dest, kv{f.key, v})
-	return nil
-}
-
-type propertyFlag struct{ dest *[]kv }
-
-func (f propertyFlag) String() string { return "" }
-func (f propertyFlag) Set(v string) error {
-	key, value, ok := strings.Cut(v, "=")
-	key = strings.TrimSpace(key)
-	if !ok || key == "" {
-		return fmt.Errorf("-p %q: expected -p name=value", redact.Arg(v))
+// setting records a flag as a property at its place on the command line.
+func setting(key string, dest *[]kv) func(string) error {
+	return func(v string) error {
+		*dest = append(*dest, kv{key, v})
+		return nil
 	}
-	*f.dest = append(*f.dest, kv{key, value})
-	return nil
 }
 
-type fileFlag struct{ dest *[]string }
-
-func (f fileFlag) String() string { return "" }
-func (f fileFlag) Set(v string) error {
-	*f.dest = append(*f.dest, v)
-	return nil
+// property parses -p name=value into dest.
+func property(dest *[]kv) func(string) error {
+	return func(v string) error {
+		key, value, ok := strings.Cut(v, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" {
+			return fmt.Errorf("-p %q: expected -p name=value", redact.Arg(v))
+		}
+		*dest = append(*dest, kv{key, value})
+		return nil
+	}
 }
 
-const benchFlagsHelp = `flags:
-  -P FILE        workload property file (repeatable; workloada..workloadf are built in)
-  -p NAME=VALUE  set a property; wins over -P files (repeatable)
-  -threads N     client threads (threadcount)
-  -target N      total operations per second over all threads; 0 = as fast as possible
-  -l LABEL       label for this run
-  -s             status line on stderr every status.interval seconds
-  --out PATH     write the JSON results file (-p exportfile=F takes YCSB's
-                 summary, in the format of -p exporter, to F instead of stdout)
-  --data-dir DIR keep the embedded server's data in DIR (default: a temporary directory)
-  --max-errors N stop once N operations have failed (default: never; failures are counted)
-  --max-error-rate F
-                 stop once more than the fraction F (0 < F <= 1, e.g. 0.5) of the
-                 operations failed: judged at the end of each whole status interval
-                 over the operations finished since the last verdict, once at least
-                 20 have finished (default: never)
-  --warmup 30s   run this long before measuring (warmuptime); warm-up is reported apart
-  --drop         load: drop the collection first
-  --store PATH   record the run in this results store (default mongobench.db,
-                 or $MONGOBENCH_STORE); --no-store: record nothing
-  -h             this help`
+// file appends each -P to dest.
+func file(dest *[]string) func(string) error {
+	return func(v string) error {
+		*dest = append(*dest, v)
+		return nil
+	}
+}
+
+// benchFlags are load's and run's flags, bound to a. The YCSB ones come
+// first, with YCSB's single dash.
+func benchFlags(a *benchArgs) []flagDef {
+	defs := []flagDef{
+		funcFlag("P", "FILE", "workload property file (repeatable; workloada..workloadf are built in)", false, file(&a.files)),
+		funcFlag("p", "NAME=VALUE", "set a property; wins over -P files (repeatable)", false, property(&a.settings)),
+		funcFlag("threads", "N", "client threads (threadcount)", false, setting("threadcount", &a.settings)),
+		funcFlag("target", "N", "total operations per second over all threads; 0 = as fast as possible", false, setting("target", &a.settings)),
+		funcFlag("l", "LABEL", "label for this run", false, setting("label", &a.settings)),
+		switchFlag("s", "status line on stderr every status.interval seconds", false, &a.status),
+		funcFlag("db", "NAME", "YCSB's binding class (property db), accepted for YCSB's command lines", false, setting("db", &a.settings)),
+		textFlag("out", "PATH", "write the JSON results file (-p exportfile=F takes YCSB's\nsummary, in the format of -p exporter, to F instead of stdout)", true, &a.out),
+		textFlag("data-dir", "DIR", "keep the embedded server's data in DIR (default: a temporary directory)", true, &a.dataDir),
+		funcFlag("max-errors", "N", "stop once N operations have failed (default: never; failures are counted)", true, func(v string) (err error) {
+			a.maxErrors, err = parseMaxErrors(v)
+			return err
+		}),
+		funcFlag("max-error-rate", "F", "stop once more than the fraction F (0 < F <= 1, e.g. 0.5) of the\noperations failed: judged at the end of each whole status interval\nover the operations finished since the last verdict, once at least\n20 have finished (default: never)", true, func(v string) (err error) {
+			a.maxErrorRate, err = parseMaxErrorRate(v)
+			return err
+		}),
+		funcFlag("warmup", "D", "run this long before measuring, such as 30s (warmuptime);\nwarm-up is reported apart", true, setting("warmuptime", &a.settings)),
+		switchFlag("drop", "load: drop the collection first", true, &a.drop),
+	}
+	defs = append(defs, a.store.defs("record the run in this results store (default mongobench.db,\nor $MONGOBENCH_STORE)", "record nothing")...)
+	return append(defs, helpFlag(&a.help))
+}
+
+// benchHelp is load's or run's help.
+func benchHelp(command string) string {
+	return fmt.Sprintf("usage: mongobench %s mongodb [flags]\n\nflags:\n%s", command, flagsHelp(benchFlags(&benchArgs{})))
+}
 
 // parseBenchArgs parses "load|run [mongodb] flags...".
 func parseBenchArgs(command string, args []string) (*benchArgs, error) {
@@ -103,49 +109,20 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 	default:
 		return nil, fmt.Errorf("unknown binding %q: mongobench benchmarks MongoDB; use \"mongodb\" (or \"mongodb-async\")", redact.Arg(a.binding))
 	}
-	fs := flag.NewFlagSet(command, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Var(fileFlag{&a.files}, "P", "")
-	fs.Var(settingFlag{"threadcount", &a.settings}, "threads", "")
-	fs.Var(settingFlag{"target", &a.settings}, "target", "")
-	fs.Var(settingFlag{"label", &a.settings}, "l", "")
-	fs.Var(settingFlag{"db", &a.settings}, "db", "")
-	fs.BoolVar(&a.status, "s", false, "")
-	fs.StringVar(&a.out, "out", "", "")
-	fs.StringVar(&a.dataDir, "data-dir", "", "")
-	// The flag package wraps a value's error in `invalid value "x" for
-	// flag -p: `, which repeats ours, and says only "parse error" of a bad
-	// number: these flags' own messages are kept as they are.
-	var valueErr error
-	fs.Func("p", "", func(v string) error {
-		valueErr = propertyFlag{&a.settings}.Set(v)
-		return valueErr
-	})
-	fs.Func("max-errors", "", func(v string) error {
-		a.maxErrors, valueErr = parseMaxErrors(v)
-		return valueErr
-	})
-	fs.Func("max-error-rate", "", func(v string) error {
-		a.maxErrorRate, valueErr = parseMaxErrorRate(v)
-		return valueErr
-	})
-	fs.BoolVar(&a.drop, "drop", false, "")
-	a.store.register(fs)
-	fs.Var(settingFlag{"warmuptime", &a.settings}, "warmup", "")
-	fs.BoolVar(&a.help, "h", false, "")
-	fs.BoolVar(&a.help, "help", false, "")
-	if err := fs.Parse(args); err != nil {
+	defs := benchFlags(a)
+	fs := newFlagSet(command, defs)
+	if err := fs.parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			a.help = true
 			return a, nil
 		}
-		if valueErr != nil {
-			return nil, valueErr
+		if fs.valueErr != nil {
+			return nil, err
 		}
-		return nil, flagError(err)
+		return nil, flagError(err, defs)
 	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q: properties are given as -p name=value, files as -P file", redact.Arg(fs.Arg(0)))
+	if fs.fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q: properties are given as -p name=value, files as -P file", redact.Arg(fs.fs.Arg(0)))
 	}
 	// Refused here, before anything connects: a run that dropped its
 	// collection would measure an empty one.
@@ -173,10 +150,10 @@ func parseMaxErrorRate(v string) (float64, error) {
 
 // flagError turns the flag package's messages into one line that says
 // what is accepted.
-func flagError(err error) error {
+func flagError(err error, defs []flagDef) error {
 	msg := flagMessage(err)
 	if strings.HasPrefix(msg, "unknown flag ") {
-		msg += ": accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --max-error-rate, --warmup, --drop, --store, --no-store, -h"
+		msg += ": accepted flags are " + acceptedFlags(defs, false)
 	}
 	return errors.New(msg)
 }

@@ -47,7 +47,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown binding", []string{"run", "cassandra", "-P", "workloada"}, `unknown binding "cassandra": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},
 		// The URL typed where the binding goes: quoted back, password masked.
 		{"URL as binding", []string{"run", "mongodb://u:S3NTINEL@h/db"}, `unknown binding "mongodb://u:***@h/db": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},
-		{"unknown flag", []string{"run", "mongodb", "-x"}, "unknown flag -x: accepted flags are -P, -p, -threads, -target, -l, -s, --out, --data-dir, --max-errors, --max-error-rate, --warmup, --drop, --store, --no-store, -h"},
+		{"unknown flag", []string{"run", "mongodb", "-x"}, "unknown flag -x: accepted flags are -P, -p, -threads, -target, -l, -s, -db, --out, --data-dir, --max-errors, --max-error-rate, --warmup, --drop, --store, --no-store, -h"},
 		{"flag without value", []string{"run", "mongodb", "-threads"}, "flag -threads needs a value"},
 		{"stray argument", []string{"run", "mongodb", "-P", "workloada", "extra"}, `unexpected argument "extra": properties are given as -p name=value, files as -P file`},
 		{"missing -P file", []string{"run", "mongodb", "-P", "nosuchfile"}, "cannot read workload file nosuchfile: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf, workload_s6)"},
@@ -127,7 +127,7 @@ func TestBadInput(t *testing.T) {
 			"a record of fieldcount=65536 fields of up to fieldlength=16777216 bytes is up to 1099512730817 bytes as BSON, over MongoDB's document limit of 16777216 bytes (16 MiB): lower fieldcount or the field length"},
 		{"records in flight", []string{"load", "mongodb", "-P", "workloada", "-threads", "64", "-p", "batchsize=1000", "-p", "fieldlength=10000"},
 			"threadcount=64 x batchsize=1000 records of up to 100169 bytes would hold 6.0 GiB in flight, over the client's limit of 4.0 GiB: lower threadcount, batchsize or the record size"},
-		{"server flag", []string{"server", "--port", "1"}, "server: flag provided but not defined: -port: accepted flags are --addr HOST:PORT, --data-dir DIR, --null"},
+		{"server flag", []string{"server", "--port", "1"}, "server: flag provided but not defined: -port: accepted flags are --addr HOST:PORT, --data-dir DIR, --null, -h"},
 	}
 	if os.Geteuid() != 0 { // root reads any file
 		tests = append(tests, row{"unreadable -P file", []string{"run", "mongodb", "-P", unreadable}, "cannot read workload file " + unreadable + ": permission denied"})

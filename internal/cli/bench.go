@@ -221,7 +221,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		return err
 	}
 	if cfg.args.help {
-		fmt.Fprintf(env.Stdout, "usage: mongobench %s mongodb [flags]\n\n%s\n", command, benchFlagsHelp)
+		fmt.Fprintln(env.Stdout, benchHelp(command))
 		return nil
 	}
 	spec := cfg.spec

@@ -16,7 +16,7 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-const calibrateHelp = `usage: mongobench calibrate [-threads LIST] [-P file]... [-p name=value]... [-operationcount N] [--repeat N] [--json PATH]
+const calibrateAbout = `usage: mongobench calibrate [-threads LIST] [-P file]... [-p name=value]... [-operationcount N] [--repeat N] [--json PATH]
 
 Measures mongobench's own ceiling on this machine: runs a workload against a
 MongoDB wire-protocol null server (started as a child process on loopback,
@@ -24,20 +24,7 @@ answering every request at once) and prints, per thread count, the client's
 ops/s, CPU per operation, p50/p99 latency and RSS beside a bare loop of the
 official Go driver run the same way, and mongobench's overhead above it.
 Workload a and the load phase (batchsize 1 and 100) are measured at 16
-threads too, and each goal is judged: holds or does not hold.
-  -threads LIST      thread counts, comma-separated (default 1,16,64)
-  -P FILE            workload property file (default workloadc; repeatable)
-  -p NAME=VALUE      set a property (repeatable); -p mongodb.url=URL uses a
-                     null server already running there
-  -operationcount N  operations per measurement (default 100000)
-  --repeat N         measure every point N times and report medians (default 1)
-  --json PATH        also write the report as JSON to PATH
-  --url-options Q    connection-string options for both paths, e.g.
-                     "retryReads=false&maxPoolSize=32", to measure driver settings
-  --no-extras        measure only the thread sweep
-  --in-process       run the null server inside this process (its CPU then
-                     counts as the client's)
-  -h                 this help`
+threads too, and each goal is judged: holds or does not hold.`
 
 // calibrateArgs is a parsed calibrate command line.
 type calibrateArgs struct {
@@ -56,50 +43,57 @@ type calibrateArgs struct {
 // maxCalibrateRepeat bounds --repeat: medians settle long before.
 const maxCalibrateRepeat = 1000
 
+// calibrateFlags are calibrate's flags, bound to a.
+func calibrateFlags(a *calibrateArgs) []flagDef {
+	return []flagDef{
+		textFlag("threads", "LIST", "thread counts, comma-separated (default 1,16,64)", false, &a.threads),
+		funcFlag("P", "FILE", "workload property file (default workloadc; repeatable)", false, file(&a.files)),
+		funcFlag("p", "NAME=VALUE", "set a property (repeatable); -p mongodb.url=URL uses a\nnull server already running there", false, property(&a.settings)),
+		textFlag("operationcount", "N", "operations per measurement (default 100000)", false, &a.operations),
+		funcFlag("repeat", "N", "measure every point N times and report medians (default 1)", true, func(v string) error {
+			n, err := workload.ParseInt(v, 1, maxCalibrateRepeat)
+			if err != nil {
+				return fmt.Errorf("calibrate: --repeat %q is invalid: expected a whole number from 1 to %d", v, maxCalibrateRepeat)
+			}
+			a.repeat = int(n)
+			return nil
+		}),
+		textFlag("json", "PATH", "also write the report as JSON to PATH", true, &a.jsonPath),
+		textFlag("url-options", "Q", "connection-string options for both paths, e.g.\n\"retryReads=false&maxPoolSize=32\", to measure driver settings", true, &a.urlOptions),
+		switchFlag("no-extras", "measure only the thread sweep", true, &a.noExtras),
+		switchFlag("in-process", "run the null server inside this process (its CPU then\ncounts as the client's)", true, &a.inProcess),
+		helpFlag(&a.help),
+	}
+}
+
+// calibrateHelp is calibrate's help.
+func calibrateHelp() string {
+	return calibrateAbout + "\n" + flagsHelp(calibrateFlags(&calibrateArgs{}))
+}
+
 func parseCalibrateArgs(args []string) (*calibrateArgs, error) {
-	a := &calibrateArgs{}
-	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&a.threads, "threads", "", "")
-	fs.Var(fileFlag{&a.files}, "P", "")
-	fs.Var(propertyFlag{&a.settings}, "p", "")
-	fs.StringVar(&a.operations, "operationcount", "", "")
-	a.repeat = 1
-	var valueErr error
-	fs.Func("repeat", "", func(v string) error {
-		n, err := workload.ParseInt(v, 1, maxCalibrateRepeat)
-		if err != nil {
-			valueErr = fmt.Errorf("calibrate: --repeat %q is invalid: expected a whole number from 1 to %d", v, maxCalibrateRepeat)
-			return valueErr
-		}
-		a.repeat = int(n)
-		return nil
-	})
-	fs.StringVar(&a.jsonPath, "json", "", "")
-	fs.StringVar(&a.urlOptions, "url-options", "", "")
-	fs.BoolVar(&a.noExtras, "no-extras", false, "")
-	fs.BoolVar(&a.inProcess, "in-process", false, "")
-	fs.BoolVar(&a.help, "h", false, "")
-	fs.BoolVar(&a.help, "help", false, "")
-	if err := fs.Parse(args); err != nil {
+	a := &calibrateArgs{repeat: 1}
+	defs := calibrateFlags(a)
+	fs := newFlagSet("calibrate", defs)
+	if err := fs.parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			a.help = true
 			return a, nil
 		}
-		if valueErr != nil {
-			return nil, valueErr
+		if fs.valueErr != nil {
+			return nil, err
 		}
 		msg := err.Error()
 		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-			return nil, fmt.Errorf("calibrate: unknown flag %s: accepted flags are -threads, -P, -p, -operationcount, --repeat, --json, --url-options, --no-extras, --in-process, -h", name)
+			return nil, fmt.Errorf("calibrate: unknown flag %s: accepted flags are %s", name, acceptedFlags(defs, false))
 		}
 		if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 			return nil, fmt.Errorf("calibrate: flag %s needs a value", name)
 		}
 		return nil, fmt.Errorf("calibrate: %s", msg)
 	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("calibrate: unexpected argument %q: properties are given as -p name=value, files as -P file", redact.Arg(fs.Arg(0)))
+	if fs.fs.NArg() > 0 {
+		return nil, fmt.Errorf("calibrate: unexpected argument %q: properties are given as -p name=value, files as -P file", redact.Arg(fs.fs.Arg(0)))
 	}
 	return a, nil
 }
@@ -187,7 +181,7 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 		return badInput{err}
 	}
 	if a.help {
-		fmt.Fprintln(env.Stdout, calibrateHelp)
+		fmt.Fprintln(env.Stdout, calibrateHelp())
 		return nil
 	}
 	opts, err := calibrateOptions(a)

@@ -206,19 +206,19 @@ func runHelp(args []string, env Env) error {
 	case "version":
 		fmt.Fprintln(env.Stdout, "usage: mongobench version\n\nprints the version of mongobench")
 	case "load", "run":
-		fmt.Fprintf(env.Stdout, "usage: mongobench %s mongodb [flags]\n\n%s\n", args[0], benchFlagsHelp)
+		fmt.Fprintln(env.Stdout, benchHelp(args[0]))
 	case "server":
-		fmt.Fprintln(env.Stdout, serverHelp)
+		fmt.Fprintln(env.Stdout, serverHelp())
 	case "sweep":
 		fmt.Fprintln(env.Stdout, sweepHelp)
 	case "compare":
-		fmt.Fprintln(env.Stdout, compareHelp)
+		fmt.Fprintln(env.Stdout, compareHelp())
 	case "history":
-		fmt.Fprintln(env.Stdout, historyHelp)
+		fmt.Fprintln(env.Stdout, historyHelp())
 	case "report":
-		fmt.Fprintln(env.Stdout, reportHelp)
+		fmt.Fprintln(env.Stdout, reportHelp())
 	case "calibrate":
-		fmt.Fprintln(env.Stdout, calibrateHelp)
+		fmt.Fprintln(env.Stdout, calibrateHelp())
 	default:
 		return badInputf("unknown command %q: accepted commands are load, run, server, sweep, compare, history, report, calibrate, version, help", args[0])
 	}

@@ -26,7 +26,7 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 )
 
-const compareHelp = `usage: mongobench compare [flags] A B [C...]
+const compareAbout = `usage: mongobench compare [flags] A B [C...]
 
 Compares groups of runs: B (and C, ...) against A. Each argument is one group:
   FILE.json            a results file (--out, or a sweep's --out-dir)
@@ -44,10 +44,7 @@ table shows throughput, p50/p95/p99/p99.9 latency and the operations not OK
 confidence interval, the relative change and a verdict from Welch's t-test. With one run on a side no verdict is
 possible: repeat the runs (sweep --repeat N).
 
-flags:
-  --alpha P      significance level of the verdicts (default 0.05)
-  --store PATH   the results store to look runs up in (default mongobench.db)
-  -h             this help`
+flags:`
 
 // Latency figures come either from the actual start of each operation
 // (service) or from its intended start under -target (corrected for
@@ -766,18 +763,28 @@ type compareOptions struct {
 	help  bool
 }
 
+// compareFlags are compare's flags, bound to o and alpha.
+func compareFlags(o *compareOptions, alpha *string) []flagDef {
+	defs := []flagDef{textFlag("alpha", "P", "significance level of the verdicts (default 0.05)", true, alpha)}
+	defs = append(defs, o.store.defs("the results store to look runs up in (default mongobench.db,\nor $MONGOBENCH_STORE)", readOnlyNoStore)...)
+	return append(defs, helpFlag(&o.help))
+}
+
+// compareHelp is compare's help.
+func compareHelp() string {
+	return compareAbout + "\n" + flagsHelp(compareFlags(&compareOptions{}, new(string)))
+}
+
 func parseCompareArgs(args []string) (*compareOptions, error) {
 	o := &compareOptions{}
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	alpha := strconv.FormatFloat(stats.DefaultAlpha, 'g', -1, 64)
-	fs.StringVar(&alpha, "alpha", alpha, "")
-	o.store.register(fs)
-	fs.BoolVar(&o.help, "h", false, "")
-	fs.BoolVar(&o.help, "help", false, "")
-	refs, err := parseInterleaved(fs, args)
+	defs := compareFlags(o, &alpha)
+	refs, err := newFlagSet("compare", defs).parseInterleaved(args)
+	if errors.Is(err, flag.ErrHelp) {
+		o.help, err = true, nil
+	}
 	if err != nil {
-		return nil, badInputf("compare: %s: accepted flags are --alpha P, --store PATH, -h", flagMessage(err))
+		return nil, badInputf("compare: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
 	}
 	o.refs = refs
 	if o.help {
@@ -790,30 +797,6 @@ func parseCompareArgs(args []string) (*compareOptions, error) {
 		return nil, badInputf("compare: need at least two groups of runs to compare (A B), got %d: see mongobench compare -h", len(o.refs))
 	}
 	return o, nil
-}
-
-// parseInterleaved parses flags that may come before, between or after
-// the positional arguments ("compare a b --alpha 0.01"), as users type
-// them; "--" ends the flags.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return pos, fs.Set("h", "true")
-			}
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }
 
 // loadGroups loads each reference as a group of runs.
@@ -849,7 +832,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	}
 	o.store.fromEnv(env)
 	if o.help {
-		fmt.Fprintln(env.Stdout, compareHelp)
+		fmt.Fprintln(env.Stdout, compareHelp())
 		return nil
 	}
 	src := &runSource{storePath: o.store.path}

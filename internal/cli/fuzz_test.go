@@ -15,6 +15,12 @@ func FuzzCommandLine(f *testing.F) {
 	f.Add("-p\x00recordcount=\x00-P\x00workloads/workloadz")
 	f.Add("://u:S3NTINELpw@\x00-P\x00workloada")
 	f.Add("mongodb\x00--warmup\x0010x\x00--max-errors\x00-1")
+	// The flag definitions' own forms: aliases, switches given a value,
+	// -name=value, a value refused by its definition after one accepted.
+	f.Add("-db\x00mongodb\x00-help\x00-s=false")
+	f.Add("mongodb\x00--max-error-rate=0.5\x00--max-error-rate=2\x00--no-store=true")
+	f.Add("mongodb\x00-threads=4\x00-p=x\x00--store=\x00--drop=maybe")
+	f.Add("mongodb\x00-P\x00workloada\x00stray\x00-l\x00a\x1bb")
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, "\x00")
 		for _, command := range []string{"load", "run"} {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -15,19 +14,12 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-const historyHelp = `usage: mongobench history [--label L] [--sweep ID] [--phase load|run] [--limit N] [-v]
+const historyAbout = `usage: mongobench history [--label L] [--sweep ID] [--phase load|run] [--limit N] [-v]
 
 Lists the runs recorded in the results store, newest first: their run ids
 (which compare and report accept), labels, sweeps, points and figures.
 
-flags:
-  --label L      only runs with label L (-l)
-  --sweep ID     only the runs of sweep ID
-  --phase P      only load or only run phases
-  --limit N      at most N runs (default 20; 0 lists all)
-  -v             also print each run's command line
-  --store PATH   the results store (default mongobench.db)
-  -h             this help`
+flags:`
 
 // defaultHistoryLimit keeps a long history from scrolling the newest runs
 // away.
@@ -44,39 +36,51 @@ type historyOptions struct {
 	help    bool
 }
 
+// historyFlags are history's flags, bound to o.
+func historyFlags(o *historyOptions) []flagDef {
+	defs := []flagDef{
+		textFlag("label", "L", "only runs with label L (-l)", true, &o.filter.Label),
+		textFlag("sweep", "ID", "only the runs of sweep ID", true, &o.filter.SweepID),
+		textFlag("phase", "load|run", "only load or only run phases", true, &o.filter.Phase),
+		funcFlag("limit", "N", "at most N runs (default 20; 0 lists all)", true, func(v string) error {
+			n, err := workload.ParseInt(v, 0, maxHistoryLimit)
+			if err != nil {
+				return badInputf("history: --limit %q is invalid: expected a whole number from 0 to %d (0 lists all)", v, maxHistoryLimit)
+			}
+			o.filter.Limit = int(n)
+			return nil
+		}),
+		switchFlag("v", "also print each run's command line", false, &o.verbose),
+	}
+	defs = append(defs, o.store.defs("the results store (default mongobench.db, or $MONGOBENCH_STORE)", readOnlyNoStore)...)
+	return append(defs, helpFlag(&o.help))
+}
+
+// historyHelp is history's help.
+func historyHelp() string {
+	return historyAbout + "\n" + flagsHelp(historyFlags(&historyOptions{}))
+}
+
 func parseHistoryArgs(args []string) (*historyOptions, error) {
 	o := &historyOptions{}
-	fs := flag.NewFlagSet("history", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.filter.Label, "label", "", "")
-	fs.StringVar(&o.filter.SweepID, "sweep", "", "")
-	fs.StringVar(&o.filter.Phase, "phase", "", "")
 	o.filter.Limit = defaultHistoryLimit
-	var limitErr error
-	fs.Func("limit", "", func(v string) error {
-		n, err := workload.ParseInt(v, 0, maxHistoryLimit)
-		if err != nil {
-			limitErr = badInputf("history: --limit %q is invalid: expected a whole number from 0 to %d (0 lists all)", v, maxHistoryLimit)
-			return limitErr
+	defs := historyFlags(o)
+	fs := newFlagSet("history", defs)
+	if err := fs.parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			o.help = true
+			return o, nil
 		}
-		o.filter.Limit = int(n)
-		return nil
-	})
-	fs.BoolVar(&o.verbose, "v", false, "")
-	o.store.register(fs)
-	fs.BoolVar(&o.help, "h", false, "")
-	fs.BoolVar(&o.help, "help", false, "")
-	if err := fs.Parse(args); err != nil {
-		if limitErr != nil {
-			return nil, limitErr
+		if fs.valueErr != nil {
+			return nil, err
 		}
-		return nil, badInputf("history: %s: accepted flags are --label L, --sweep ID, --phase load|run, --limit N, -v, --store PATH, -h", flagMessage(err))
+		return nil, badInputf("history: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
 	}
 	if o.help {
 		return o, nil
 	}
-	if fs.NArg() > 0 {
-		return nil, badInputf("history: unexpected argument %q: filter with --label L or --sweep ID", redact.Arg(fs.Arg(0)))
+	if fs.fs.NArg() > 0 {
+		return nil, badInputf("history: unexpected argument %q: filter with --label L or --sweep ID", redact.Arg(fs.fs.Arg(0)))
 	}
 	switch o.filter.Phase {
 	case "", "load", "run":
@@ -95,7 +99,7 @@ func runHistory(ctx context.Context, args []string, env Env) error {
 	}
 	o.store.fromEnv(env)
 	if o.help {
-		fmt.Fprintln(env.Stdout, historyHelp)
+		fmt.Fprintln(env.Stdout, historyHelp())
 		return nil
 	}
 	path := storePath(o.store.path)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,7 +16,7 @@ import (
 	"github.com/mongobench/mongobench/internal/stats"
 )
 
-const reportHelp = `usage: mongobench report RESULTS... [-o report.html] [--title TEXT]
+const reportAbout = `usage: mongobench report RESULTS... [-o report.html] [--title TEXT]
 
 Writes one self-contained HTML page (no scripts, charts inline) about runs.
 RESULTS are what compare accepts: results files, directories (a sweep's
@@ -25,14 +26,7 @@ RESULTS are what compare accepts: results files, directories (a sweep's
   - always: every run's summary, throughput and latency over time, percentiles,
     server and host metrics
 
-flags:
-  -o FILE               the page to write (default report.html)
-  --title TEXT          the page's title (default: from the runs)
-  --alpha P             significance level of a comparison's verdicts (default 0.05)
-  --knee-throughput F   knee thresholds, as for sweep (defaults 0.05 and 0.20)
-  --knee-latency F
-  --store PATH          the results store (default mongobench.db)
-  -h                    this help`
+flags:`
 
 type reportOptions struct {
 	refs  []string
@@ -44,23 +38,35 @@ type reportOptions struct {
 	help  bool
 }
 
+// reportFlags are report's flags, bound to o and the texts given.
+func reportFlags(o *reportOptions, alpha, kneeT, kneeL *string) []flagDef {
+	defs := []flagDef{
+		textFlag("o", "FILE", "the page to write (default report.html)", false, &o.out),
+		textFlag("title", "TEXT", "the page's title (default: from the runs)", true, &o.title),
+		textFlag("alpha", "P", "significance level of a comparison's verdicts (default 0.05)", true, alpha),
+		textFlag("knee-throughput", "F", "knee threshold of throughput gain, as for sweep (default 0.05)", true, kneeT),
+		textFlag("knee-latency", "F", "knee threshold of p99 growth, as for sweep (default 0.20)", true, kneeL),
+	}
+	defs = append(defs, o.store.defs("the results store (default mongobench.db, or $MONGOBENCH_STORE)", readOnlyNoStore)...)
+	return append(defs, helpFlag(&o.help))
+}
+
+// reportHelp is report's help.
+func reportHelp() string {
+	return reportAbout + "\n" + flagsHelp(reportFlags(&reportOptions{}, new(string), new(string), new(string)))
+}
+
 func parseReportArgs(args []string) (*reportOptions, error) {
-	o := &reportOptions{}
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.out, "o", "report.html", "")
-	fs.StringVar(&o.title, "title", "", "")
+	o := &reportOptions{out: "report.html"}
 	alpha := strconv.FormatFloat(stats.DefaultAlpha, 'g', -1, 64)
-	fs.StringVar(&alpha, "alpha", alpha, "")
 	var kneeT, kneeL string
-	fs.StringVar(&kneeT, "knee-throughput", "", "")
-	fs.StringVar(&kneeL, "knee-latency", "", "")
-	o.store.register(fs)
-	fs.BoolVar(&o.help, "h", false, "")
-	fs.BoolVar(&o.help, "help", false, "")
-	refs, err := parseInterleaved(fs, args)
+	defs := reportFlags(o, &alpha, &kneeT, &kneeL)
+	refs, err := newFlagSet("report", defs).parseInterleaved(args)
+	if errors.Is(err, flag.ErrHelp) {
+		o.help, err = true, nil
+	}
 	if err != nil {
-		return nil, badInputf("report: %s: accepted flags are -o FILE, --title TEXT, --alpha P, --knee-throughput F, --knee-latency F, --store PATH, -h", flagMessage(err))
+		return nil, badInputf("report: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
 	}
 	o.refs = refs
 	if o.help {
@@ -96,7 +102,7 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	}
 	o.store.fromEnv(env)
 	if o.help {
-		fmt.Fprintln(env.Stdout, reportHelp)
+		fmt.Fprintln(env.Stdout, reportHelp())
 		return nil
 	}
 	if err := checkOutput("-o", o.out); err != nil {

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 
@@ -13,50 +11,62 @@ import (
 	"github.com/mongobench/mongobench/internal/redact"
 )
 
-const serverHelp = `usage: mongobench server [--addr HOST:PORT] [--data-dir DIR] [--null]
+const serverAbout = `usage: mongobench server [--addr HOST:PORT] [--data-dir DIR] [--null]
 
 Runs the embedded MongoDB-compatible server (FerretDB with SQLite) until
 interrupted, for other clients (mongosh, pymongo, YCSB itself).
-  --addr HOST:PORT  listen address (default 127.0.0.1:27017; port 0 picks a free one)
-  --data-dir DIR    keep the data in DIR (default: a temporary directory, removed at exit)
-  --null            serve the wire-protocol null server instead: every request is
-                    answered at once with a canned reply, to measure a client's own cost`
+
+flags:`
+
+// serverOptions are server's parsed command line.
+type serverOptions struct {
+	addr, dataDir string
+	null, help    bool
+}
+
+// serverFlags are server's flags, bound to o.
+func serverFlags(o *serverOptions) []flagDef {
+	return []flagDef{
+		textFlag("addr", "HOST:PORT", "listen address (default 127.0.0.1:27017; port 0 picks a free one)", true, &o.addr),
+		textFlag("data-dir", "DIR", "keep the data in DIR (default: a temporary directory, removed at exit)", true, &o.dataDir),
+		switchFlag("null", "serve the wire-protocol null server instead: every request is\nanswered at once with a canned reply, to measure a client's own cost", true, &o.null),
+		helpFlag(&o.help),
+	}
+}
+
+// serverHelp is server's help.
+func serverHelp() string {
+	return serverAbout + "\n" + flagsHelp(serverFlags(&serverOptions{}))
+}
 
 func runServer(ctx context.Context, args []string, env Env) error {
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addr := fs.String("addr", "127.0.0.1:27017", "")
-	dataDir := fs.String("data-dir", "", "")
-	null := fs.Bool("null", false, "")
-	help := fs.Bool("h", false, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprintln(env.Stdout, serverHelp)
-			return nil
-		}
-		return badInputf("server: %v: accepted flags are --addr HOST:PORT, --data-dir DIR, --null", err)
+	o := &serverOptions{addr: "127.0.0.1:27017"}
+	defs := serverFlags(o)
+	fs := newFlagSet("server", defs)
+	if err := fs.parse(args); err != nil {
+		return badInputf("server: %v: accepted flags are %s", err, acceptedFlags(defs, true))
 	}
-	if *help {
-		fmt.Fprintln(env.Stdout, serverHelp)
+	if o.help {
+		fmt.Fprintln(env.Stdout, serverHelp())
 		return nil
 	}
-	if fs.NArg() > 0 {
-		return badInputf("server: unexpected argument %q: accepted flags are --addr HOST:PORT, --data-dir DIR, --null", redact.Arg(fs.Arg(0)))
+	if fs.fs.NArg() > 0 {
+		return badInputf("server: unexpected argument %q: accepted flags are %s", redact.Arg(fs.fs.Arg(0)), acceptedFlags(defs, true))
 	}
 	// Checked here so that a mistyped value (a URL, say) is named once,
 	// in plain words, rather than by the listener's error.
-	if _, port, err := net.SplitHostPort(*addr); err != nil || port == "" || strings.ContainsAny(*addr, "@/") {
-		return badInputf("server: --addr %q is invalid: expected HOST:PORT, such as 127.0.0.1:27017 (port 0 picks a free one)", redact.Arg(*addr))
+	if _, port, err := net.SplitHostPort(o.addr); err != nil || port == "" || strings.ContainsAny(o.addr, "@/") {
+		return badInputf("server: --addr %q is invalid: expected HOST:PORT, such as 127.0.0.1:27017 (port 0 picks a free one)", redact.Arg(o.addr))
 	}
-	if *null {
-		return runNullServer(ctx, *addr, env)
+	if o.null {
+		return runNullServer(ctx, o.addr, env)
 	}
-	if err := checkDataDir(*dataDir); err != nil {
+	if err := checkDataDir(o.dataDir); err != nil {
 		return err
 	}
-	srv, err := embedded.Start(ctx, embedded.Options{Addr: *addr, DataDir: *dataDir})
+	srv, err := embedded.Start(ctx, embedded.Options{Addr: o.addr, DataDir: o.dataDir})
 	if err != nil {
-		return fmt.Errorf("cannot start the embedded server on %s: %w", *addr, err)
+		return fmt.Errorf("cannot start the embedded server on %s: %w", o.addr, err)
 	}
 	defer srv.Close()
 	fmt.Fprintf(env.Stderr, "mongobench: embedded server listening at %s (data in %s, log in %s); Ctrl-C stops it\n", srv.URI(), srv.DataDir(), srv.LogPath())

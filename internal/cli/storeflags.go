@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -19,11 +18,19 @@ type storeFlags struct {
 	disabled bool
 }
 
-// register adds --store and --no-store to fs.
-func (f *storeFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.path, "store", "", "")
-	fs.BoolVar(&f.disabled, "no-store", false, "")
+// defs are --store and --no-store, bound to f; the usages say what the
+// command does with the store.
+func (f *storeFlags) defs(usage, noStoreUsage string) []flagDef {
+	return []flagDef{
+		textFlag("store", "PATH", usage, true, &f.path),
+		switchFlag("no-store", noStoreUsage, true, &f.disabled),
+	}
 }
+
+// readOnlyNoStore is --no-store's usage for the commands that only read
+// the store, which accept it so that a command line shared with load and
+// run works.
+const readOnlyNoStore = "ignored: this command records nothing"
 
 // storeEnv names the store used when no --store is given, so that a
 // project, a CI job or a test suite can keep its runs out of the working

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// commandFlags are every command's flag definitions, unbound.
+func commandFlags() map[string][]flagDef {
+	return map[string][]flagDef{
+		"run":       benchFlags(&benchArgs{}),
+		"calibrate": calibrateFlags(&calibrateArgs{}),
+		"compare":   compareFlags(&compareOptions{}, new(string)),
+		"history":   historyFlags(&historyOptions{}),
+		"report":    reportFlags(&reportOptions{}, new(string), new(string), new(string)),
+		"server":    serverFlags(&serverOptions{}),
+	}
+}
+
+// TestFlagDefinitions checks what help and error messages rely on: every
+// flag says what it does, no name is defined twice within a command, and
+// every line of help ends without trailing blanks.
+func TestFlagDefinitions(t *testing.T) {
+	t.Parallel()
+	for cmd, defs := range commandFlags() {
+		seen := map[string]bool{}
+		for _, d := range defs {
+			if strings.TrimSpace(d.usage) == "" {
+				t.Errorf("%s %s: no usage", cmd, d.spelled())
+			}
+			for _, n := range append([]string{d.name}, d.aliases...) {
+				if seen[n] {
+					t.Errorf("%s: -%s defined twice", cmd, n)
+				}
+				seen[n] = true
+			}
+		}
+		for _, line := range strings.Split(flagsHelp(defs), "\n") {
+			if strings.TrimRight(line, " ") != line {
+				t.Errorf("%s: help line %q ends in blanks", cmd, line)
+			}
+		}
+	}
+}
+
+// TestAcceptedFlagsListEveryFlag: the list an unknown flag is answered
+// with names every flag the command's help shows, and each flag it names
+// is one the command accepts.
+func TestAcceptedFlagsListEveryFlag(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		cmd  string
+		args []string
+	}{
+		{"run", []string{"run", "mongodb", "--bogus"}},
+		{"calibrate", []string{"calibrate", "--bogus"}},
+		{"compare", []string{"compare", "a", "b", "--bogus"}},
+		{"history", []string{"history", "--bogus"}},
+		{"report", []string{"report", "a", "--bogus"}},
+		{"server", []string{"server", "--bogus"}},
+	}
+	all := commandFlags()
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			t.Parallel()
+			r := mongobench(t, tt.args...)
+			if r.code != ExitBadInput {
+				t.Fatalf("exit %d, want %d: %s", r.code, ExitBadInput, r.stderr)
+			}
+			_, list, ok := strings.Cut(r.stderr, "accepted flags are ")
+			if !ok {
+				t.Fatalf("no accepted flags in %q", r.stderr)
+			}
+			for _, d := range all[tt.cmd] {
+				if !strings.Contains(", "+list, ", "+d.spelled()) {
+					t.Errorf("%s missing from %q", d.spelled(), list)
+				}
+			}
+		})
+	}
+}
+
+// TestFlagsHelpLayout checks the layout: descriptions in one column, a
+// description's further lines under its first.
+func TestFlagsHelpLayout(t *testing.T) {
+	t.Parallel()
+	var on bool
+	var s string
+	tests := []struct {
+		name string
+		defs []flagDef
+		want string
+	}{
+		{"one", []flagDef{switchFlag("s", "status", false, &on)}, "  -s  status"},
+		{"aligned", []flagDef{
+			textFlag("out", "PATH", "results file", true, &s),
+			switchFlag("s", "status\nevery interval", false, &on),
+		}, "  --out PATH  results file\n  -s          status\n              every interval"},
+	}
+	for _, tt := range tests {
+		if got := flagsHelp(tt.defs); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+}
