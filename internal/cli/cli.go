@@ -210,7 +210,7 @@ func runHelp(args []string, env Env) error {
 	case "server":
 		fmt.Fprintln(env.Stdout, serverHelp())
 	case "sweep":
-		fmt.Fprintln(env.Stdout, sweepHelp)
+		fmt.Fprintln(env.Stdout, sweepHelp())
 	case "compare":
 		fmt.Fprintln(env.Stdout, compareHelp())
 	case "history":

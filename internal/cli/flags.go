@@ -174,6 +174,21 @@ func (s *flagSet) parseInterleaved(args []string) ([]string, error) {
 	}
 }
 
+// lookup finds the definition named name (or one of its aliases).
+func lookup(defs []flagDef, name string) (flagDef, bool) {
+	for _, d := range defs {
+		if d.name == name {
+			return d, true
+		}
+		for _, a := range d.aliases {
+			if a == name {
+				return d, true
+			}
+		}
+	}
+	return flagDef{}, false
+}
+
 // acceptedFlags lists defs for an error message: "-P, -p, --out, -h", or
 // with their placeholders ("--alpha P, --store PATH, -h").
 func acceptedFlags(defs []flagDef, withArgs bool) string {

@@ -7,8 +7,11 @@ import (
 
 // commandFlags are every command's flag definitions, unbound.
 func commandFlags() map[string][]flagDef {
+	var reload, noReload bool
+	sw := &sweepOptions{}
 	return map[string][]flagDef{
 		"run":       benchFlags(&benchArgs{}),
+		"sweep":     append(sweepFlags(sw, &reload, &noReload), helpFlag(&sw.help)),
 		"calibrate": calibrateFlags(&calibrateArgs{}),
 		"compare":   compareFlags(&compareOptions{}, new(string)),
 		"history":   historyFlags(&historyOptions{}),
@@ -58,6 +61,7 @@ func TestAcceptedFlagsListEveryFlag(t *testing.T) {
 		{"history", []string{"history", "--bogus"}},
 		{"report", []string{"report", "a", "--bogus"}},
 		{"server", []string{"server", "--bogus"}},
+		{"sweep", []string{"sweep", "mongodb", "--vary", "threadcount=1,2", "--bogus"}},
 	}
 	all := commandFlags()
 	for _, tt := range tests {
@@ -71,8 +75,12 @@ func TestAcceptedFlagsListEveryFlag(t *testing.T) {
 			if !ok {
 				t.Fatalf("no accepted flags in %q", r.stderr)
 			}
+			listed := map[string]bool{}
+			for _, item := range strings.Split(strings.ReplaceAll(strings.TrimSpace(list), "; and sweep's ", ", "), ", ") {
+				listed[strings.Fields(item)[0]] = true
+			}
 			for _, d := range all[tt.cmd] {
-				if !strings.Contains(", "+list, ", "+d.spelled()) {
+				if !listed[d.spelled()] {
 					t.Errorf("%s missing from %q", d.spelled(), list)
 				}
 			}
@@ -101,5 +109,49 @@ func TestFlagsHelpLayout(t *testing.T) {
 		if got := flagsHelp(tt.defs); got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestSweepPassesBenchFlagsOn: sweep takes its own flags out wherever they
+// stand and hands the rest, YCSB's interleaved with positional words, to
+// load's and run's parser, whose result it keeps.
+func TestSweepPassesBenchFlagsOn(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		args     []string
+		threads  string
+		files    []string
+		repeat   int
+		outDir   string
+		wantHelp bool
+	}{
+		{"interleaved", []string{"mongodb", "-P", "workloada", "--repeat", "2", "-threads", "4", "--out-dir=d"}, "4", []string{"workloada"}, 2, "d", false},
+		{"sweep flag between", []string{"mongodb", "--vary", "target=10,20", "-P", "workloadb"}, "", []string{"workloadb"}, 1, "", false},
+		{"help from load/run's parser", []string{"mongodb", "-help"}, "", nil, 1, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := parseSweepArgs(tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.help != tt.wantHelp {
+				t.Fatalf("help %v, want %v", o.help, tt.wantHelp)
+			}
+			if tt.wantHelp {
+				return
+			}
+			a := o.benchArgs
+			var threads string
+			for _, s := range a.settings {
+				if s.key == "threadcount" {
+					threads = s.value
+				}
+			}
+			if threads != tt.threads || strings.Join(a.files, ",") != strings.Join(tt.files, ",") || o.repeat != tt.repeat || o.outDir != tt.outDir {
+				t.Errorf("threads %q files %q repeat %d out-dir %q", threads, a.files, o.repeat, o.outDir)
+			}
+		})
 	}
 }

@@ -24,32 +24,14 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-const sweepHelp = `usage: mongobench sweep [run|load] mongodb [load/run flags] --vary NAME=V1,V2,... [flags]
+const sweepAbout = `usage: mongobench sweep [run|load] mongodb [load/run flags] --vary NAME=V1,V2,... [flags]
 
 Runs the same benchmark at every point of a series: the load/run command line
 plus what varies. Each finished run adds a row to the table on stdout; each
 run's results file goes to --out-dir and into the results store.
 
 flags:
-  --vary NAME=V1,V2,...  a property (or -threads/-target) and its values; several
-                         --vary make a matrix. --vary threadcount=auto doubles the
-                         threads from 1 until throughput saturates (the knee)
-  --repeat N             trials per point (default 1); with N >= 2 every figure is
-                         the mean with its 95% confidence interval
-  --discard-first        run one more trial first at each point, as a warm-up, and
-                         leave it out of the means
-  --reload               drop and load the data before every run: each trial,
-                         the warm-up included, starts from the same data
-  --no-reload            load the data only into an empty collection, once
-                         (default: load again when a varied property shapes
-                         the data: recordcount, fieldcount, fieldlength, table, ...)
-  --out-dir DIR          where results files go (default sweep-<timestamp>)
-  --knee-throughput F    a step that gains less throughput than this fraction ...
-  --knee-latency F       ... while p99 grows by more than this one is the knee
-                         (defaults 0.05 and 0.20)
-  --max-threads N        where threadcount=auto stops at the latest (default 1024)
-  --store PATH           the results store (default mongobench.db); --no-store: none
-  -h                     this help
+%s
 The command is run unless load is given. With no mongodb.url one embedded
 server serves the whole sweep, and the data is loaded before the first point.
 Ctrl-C stops the sweep after the current run, whose results are kept, marked
@@ -118,8 +100,9 @@ type sweepDim struct {
 }
 
 type sweepOptions struct {
-	command      string   // run | load
-	bench        []string // the load/run arguments, sweep flags taken out
+	command      string     // run | load
+	bench        []string   // the load/run arguments, sweep flags taken out
+	benchArgs    *benchArgs // bench, parsed
 	dims         []sweepDim
 	repeat       int
 	discardFirst bool
@@ -130,29 +113,81 @@ type sweepOptions struct {
 	help         bool
 }
 
-// sweepFlagNames are the flags sweep adds to load/run's; true for those
-// that take a value.
-var sweepFlagNames = map[string]bool{
-	"vary": true, "repeat": true, "out-dir": true, "knee-throughput": true, "knee-latency": true,
-	"max-threads": true, "store": true,
-	"discard-first": false, "reload": false, "no-reload": false, "no-store": false,
-	"h": false, "help": false,
-}
-
 // maxRepeat bounds --repeat: far more trials than any confidence interval
 // needs, and few enough that a typo is not a week-long sweep.
 const maxRepeat = 10000
 
-const sweepFlagList = "--vary, --repeat, --discard-first, --reload, --no-reload, --out-dir, --knee-throughput, --knee-latency, --max-threads, --store, --no-store"
+// sweepFlags are the flags sweep adds to load's and run's, bound to o and
+// to reload and noReload; -h is load's and run's.
+func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
+	defs := []flagDef{
+		funcFlag("vary", "NAME=V1,V2,...", "a property (or -threads/-target) and its values; several\n--vary make a matrix. --vary threadcount=auto doubles the\nthreads from 1 until throughput saturates (the knee)", true, func(v string) error {
+			d, err := parseVary(v)
+			if err != nil {
+				return err
+			}
+			for _, prev := range o.dims {
+				if prev.name == d.name {
+					return fmt.Errorf("--vary %s is given twice: list all its values in one --vary, separated by commas", d.name)
+				}
+			}
+			o.dims = append(o.dims, d)
+			return nil
+		}),
+		funcFlag("repeat", "N", "trials per point (default 1); with N >= 2 every figure is\nthe mean with its 95% confidence interval", true, func(v string) error {
+			n, err := workload.ParseInt(v, 1, maxRepeat)
+			if err != nil {
+				return fmt.Errorf("--repeat %q is invalid: expected a whole number of trials from 1 to %d", v, maxRepeat)
+			}
+			o.repeat = int(n)
+			return nil
+		}),
+		switchFlag("discard-first", "run one more trial first at each point, as a warm-up, and\nleave it out of the means", true, &o.discardFirst),
+		switchFlag("reload", "drop and load the data before every run: each trial,\nthe warm-up included, starts from the same data", true, reload),
+		switchFlag("no-reload", "load the data only into an empty collection, once\n(default: load again when a varied property shapes\nthe data: recordcount, fieldcount, fieldlength, table, ...)", true, noReload),
+		funcFlag("out-dir", "DIR", "where results files go (default sweep-<timestamp>)", true, func(v string) error {
+			if o.outDir = v; strings.TrimSpace(v) == "" {
+				return errors.New("--out-dir is empty: expected a directory")
+			}
+			return nil
+		}),
+		funcFlag("knee-throughput", "F", "a step that gains less throughput than this fraction ...", true, func(v string) (err error) {
+			o.knee.MinThroughputGain, err = parseFraction("knee-throughput", v, "0.05 for +5% throughput")
+			return err
+		}),
+		funcFlag("knee-latency", "F", "... while p99 grows by more than this one is the knee\n(defaults 0.05 and 0.20)", true, func(v string) (err error) {
+			o.knee.MinLatencyGrowth, err = parseFraction("knee-latency", v, "0.20 for +20% p99")
+			return err
+		}),
+		funcFlag("max-threads", "N", "where threadcount=auto stops at the latest (default 1024)", true, func(v string) error {
+			n, err := workload.ParseInt(v, 1, 1<<20)
+			if err != nil {
+				return fmt.Errorf("--max-threads %q is invalid: expected a whole number from 1 to 1048576", v)
+			}
+			o.knee.MaxX = float64(n)
+			return nil
+		}),
+	}
+	return append(defs, o.store.defs("the results store (default mongobench.db, or $MONGOBENCH_STORE)", "record nothing")...)
+}
+
+// sweepHelp is sweep's help.
+func sweepHelp() string {
+	var reload, noReload bool
+	o := &sweepOptions{}
+	return fmt.Sprintf(sweepAbout, flagsHelp(append(sweepFlags(o, &reload, &noReload), helpFlag(&o.help))))
+}
 
 // parseSweepArgs takes sweep's own flags out of args, wherever they are,
-// and checks the rest as a load/run command line.
+// and parses the rest with load's and run's parser.
 func parseSweepArgs(args []string) (*sweepOptions, error) {
 	o := &sweepOptions{command: "run", repeat: 1}
 	if len(args) > 0 && (args[0] == "run" || args[0] == "load") {
 		o.command, args = args[0], args[1:]
 	}
 	var reload, noReload bool
+	own := sweepFlags(o, &reload, &noReload)
+	defs := append(own, helpFlag(&o.help))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -164,72 +199,30 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		takesValue, ok := sweepFlagNames[name]
+		d, ok := lookup(defs, name)
 		if !ok {
 			o.bench = append(o.bench, a)
 			continue
 		}
-		if takesValue && !hasValue {
+		if d.arg != "" && !hasValue {
 			if i+1 >= len(args) {
 				return nil, badInputf("sweep: flag --%s needs a value", name)
 			}
 			i++
 			value = args[i]
 		}
-		on := true
-		if !takesValue && hasValue {
-			b, err := strconv.ParseBool(value)
-			if err != nil {
-				return nil, badInputf("sweep: --%s=%s is invalid: expected true or false", name, value)
-			}
-			on = b
-		}
-		var err error
-		switch name {
-		case "vary":
-			var d sweepDim
-			if d, err = parseVary(value); err == nil {
-				for _, prev := range o.dims {
-					if prev.name == d.name {
-						err = fmt.Errorf("--vary %s is given twice: list all its values in one --vary, separated by commas", d.name)
-					}
+		if d.arg == "" {
+			on := true
+			if hasValue {
+				b, err := strconv.ParseBool(value)
+				if err != nil {
+					return nil, badInputf("sweep: --%s=%s is invalid: expected true or false", name, value)
 				}
-				o.dims = append(o.dims, d)
+				on = b
 			}
-		case "repeat":
-			var n int64
-			if n, err = workload.ParseInt(value, 1, maxRepeat); err != nil {
-				err = fmt.Errorf("--repeat %q is invalid: expected a whole number of trials from 1 to %d", value, maxRepeat)
-			}
-			o.repeat = int(n)
-		case "out-dir":
-			if o.outDir = value; strings.TrimSpace(value) == "" {
-				err = errors.New("--out-dir is empty: expected a directory")
-			}
-		case "knee-throughput":
-			o.knee.MinThroughputGain, err = parseFraction(name, value, "0.05 for +5% throughput")
-		case "knee-latency":
-			o.knee.MinLatencyGrowth, err = parseFraction(name, value, "0.20 for +20% p99")
-		case "max-threads":
-			var n int64
-			if n, err = workload.ParseInt(value, 1, 1<<20); err != nil {
-				err = fmt.Errorf("--max-threads %q is invalid: expected a whole number from 1 to 1048576", value)
-			}
-			o.knee.MaxX = float64(n)
-		case "store":
-			o.store.path = value
-		case "no-store":
-			o.store.disabled = on
-		case "discard-first":
-			o.discardFirst = on
-		case "reload":
-			reload = on
-		case "no-reload":
-			noReload = on
-		case "h", "help":
-			o.help = on
+			value = strconv.FormatBool(on)
 		}
-		if err != nil {
+		if err := d.value.Set(value); err != nil {
 			return nil, badInputf("sweep: %w", err)
 		}
 	}
@@ -245,7 +238,7 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	a, err := parseBenchArgs(o.command, o.bench)
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "unknown flag") {
-			return nil, badInputf("sweep: %v; and sweep's %s", err, sweepFlagList)
+			return nil, badInputf("sweep: %v; and sweep's %s", err, acceptedFlags(own, false))
 		}
 		return nil, badInputf("sweep: %w", err)
 	}
@@ -253,6 +246,7 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 		o.help = true
 		return o, nil
 	}
+	o.benchArgs = a
 	if a.out != "" {
 		return nil, badInputf("sweep: --out names one results file, and a sweep writes one per run: use --out-dir DIR")
 	}
@@ -440,7 +434,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	}
 	o.store.fromEnv(env)
 	if o.help {
-		fmt.Fprintln(env.Stdout, sweepHelp)
+		fmt.Fprintln(env.Stdout, sweepHelp())
 		return nil
 	}
 	if env.Getenv == nil {
@@ -649,11 +643,7 @@ func (s *sweeper) start(ctx context.Context) error {
 	}
 	s.dir = dir
 	if s.needServer {
-		a, err := parseBenchArgs(s.o.command, s.o.bench)
-		if err != nil {
-			s.close()
-			return badInputf("sweep: %w", err)
-		}
+		a := s.o.benchArgs
 		if err := checkDataDir(a.dataDir); err != nil {
 			s.close()
 			return err
