@@ -81,7 +81,10 @@ func TestServerOutage(t *testing.T) {
 		t.Fatal("no error window in the results file")
 	}
 	w := res.ErrorWindows[0]
-	if w.StartS < 1 || w.EndS > 11 || w.EndS <= w.StartS {
+	// The server went down after the first interval (1 s), and its clients
+	// at once; failures are placed in 100 ms slots of the clock, so the
+	// window may open up to one slot before the outage.
+	if w.StartS < 0.9 || w.EndS > 11 || w.EndS <= w.StartS {
 		t.Errorf("error window %.1f–%.1f s of a 12 s run: it should close once the server is back\n%s\n%s", w.StartS, w.EndS, r.stdout, r.stderr)
 	}
 	// The run picked the server up again: the last intervals read OK.
