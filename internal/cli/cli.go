@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -163,65 +164,85 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// runCommand runs the command args name.
-func runCommand(ctx context.Context, args []string, env Env) error {
-	var err error
-	switch cmd := args[0]; cmd {
-	case "load", "run":
-		err = runBench(ctx, cmd, args[1:], env)
-	case "server":
-		err = runServer(ctx, args[1:], env)
-	case "sweep":
-		err = runSweep(ctx, args[1:], env)
-	case "compare":
-		err = runCompare(ctx, args[1:], env)
-	case "history":
-		err = runHistory(ctx, args[1:], env)
-	case "report":
-		err = runReportCmd(ctx, args[1:], env)
-	case "calibrate":
-		err = runCalibrate(ctx, args[1:], env)
-	case "version", "--version", "-version":
-		if len(args) > 1 {
-			err = runHelp([]string{"version"}, env)
-			break
-		}
-		fmt.Fprintf(env.Stdout, "mongobench %s\n", Version)
-	case "help", "-h", "--help", "-help":
-		err = runHelp(args[1:], env)
-	default:
-		err = badInputf("unknown command %q: accepted commands are load, run, server, sweep, compare, history, report, calibrate, version, help", cmd)
-	}
-	return err
+// command is one subcommand: what runs it and its help, defined once so
+// that dispatch, help and the unknown-command message cannot disagree.
+type command struct {
+	name    string
+	aliases []string
+	run     func(ctx context.Context, args []string, env Env) error
+	help    func() string
 }
 
-func runHelp(args []string, env Env) error {
+// commands lists the subcommands in the order messages name them. A
+// function rather than a variable: help refers back to the list.
+func commands() []command {
+	bench := func(name string) command {
+		return command{
+			name: name,
+			run: func(ctx context.Context, args []string, env Env) error {
+				return runBench(ctx, name, args, env)
+			},
+			help: func() string { return benchHelp(name) },
+		}
+	}
+	return []command{
+		bench("load"),
+		bench("run"),
+		{name: "server", run: runServer, help: serverHelp},
+		{name: "sweep", run: runSweep, help: sweepHelp},
+		{name: "compare", run: runCompare, help: compareHelp},
+		{name: "history", run: runHistory, help: historyHelp},
+		{name: "report", run: runReportCmd, help: reportHelp},
+		{name: "calibrate", run: runCalibrate, help: calibrateHelp},
+		{name: "version", aliases: []string{"--version", "-version"}, run: runVersion, help: versionHelp},
+		{name: "help", aliases: []string{"-h", "--help", "-help"}, run: runHelp, help: func() string { return usage }},
+	}
+}
+
+// findCommand finds the command named name (or one of its aliases); the
+// error names them all.
+func findCommand(name string) (command, error) {
+	cmds := commands()
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		if c.name == name || slices.Contains(c.aliases, name) {
+			return c, nil
+		}
+		names[i] = c.name
+	}
+	return command{}, badInputf("unknown command %q: accepted commands are %s", name, strings.Join(names, ", "))
+}
+
+// runCommand runs the command args name.
+func runCommand(ctx context.Context, args []string, env Env) error {
+	c, err := findCommand(args[0])
+	if err != nil {
+		return err
+	}
+	return c.run(ctx, args[1:], env)
+}
+
+func versionHelp() string { return "usage: mongobench version\n\nprints the version of mongobench" }
+
+func runVersion(_ context.Context, args []string, env Env) error {
+	if len(args) > 0 {
+		fmt.Fprintln(env.Stdout, versionHelp())
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "mongobench %s\n", Version)
+	return nil
+}
+
+func runHelp(_ context.Context, args []string, env Env) error {
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stdout, usage)
 		return nil
 	}
-	switch args[0] {
-	case "help", "-h", "--help", "-help":
-		fmt.Fprintln(env.Stdout, usage)
-	case "version":
-		fmt.Fprintln(env.Stdout, "usage: mongobench version\n\nprints the version of mongobench")
-	case "load", "run":
-		fmt.Fprintln(env.Stdout, benchHelp(args[0]))
-	case "server":
-		fmt.Fprintln(env.Stdout, serverHelp())
-	case "sweep":
-		fmt.Fprintln(env.Stdout, sweepHelp())
-	case "compare":
-		fmt.Fprintln(env.Stdout, compareHelp())
-	case "history":
-		fmt.Fprintln(env.Stdout, historyHelp())
-	case "report":
-		fmt.Fprintln(env.Stdout, reportHelp())
-	case "calibrate":
-		fmt.Fprintln(env.Stdout, calibrateHelp())
-	default:
-		return badInputf("unknown command %q: accepted commands are load, run, server, sweep, compare, history, report, calibrate, version, help", args[0])
+	c, err := findCommand(args[0])
+	if err != nil {
+		return err
 	}
+	fmt.Fprintln(env.Stdout, c.help())
 	return nil
 }
 
