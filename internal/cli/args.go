@@ -148,16 +148,6 @@ func parseMaxErrorRate(v string) (float64, error) {
 	return f, nil
 }
 
-// flagError turns the flag package's messages into one line that says
-// what is accepted.
-func flagError(err error, defs []flagDef) error {
-	msg := flagMessage(err)
-	if strings.HasPrefix(msg, "unknown flag ") {
-		msg += ": accepted flags are " + acceptedFlags(defs, false)
-	}
-	return errors.New(msg)
-}
-
 // loadProperties reads the -P files in order, then applies the command
 // line's settings, which win regardless of position (YCSB's rule).
 func (a *benchArgs) loadProperties() (*workload.Properties, error) {

@@ -812,18 +812,6 @@ func (src *runSource) loadGroups(ctx context.Context, refs []string) ([][]loaded
 	return groups, nil
 }
 
-// flagMessage rewords the flag package's errors in this tool's terms.
-func flagMessage(err error) string {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return "unknown flag " + name
-	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-		return "flag " + name + " needs a value"
-	}
-	return msg
-}
-
 // runCompare is "mongobench compare".
 func runCompare(ctx context.Context, args []string, env Env) error {
 	o, err := parseCompareArgs(args)

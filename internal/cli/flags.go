@@ -227,3 +227,25 @@ func flagsHelp(defs []flagDef) string {
 	}
 	return b.String()
 }
+
+// flagMessage rewords the flag package's errors in this tool's terms.
+func flagMessage(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return "unknown flag " + name
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return "flag " + name + " needs a value"
+	}
+	return msg
+}
+
+// flagError turns the flag package's messages into one line that says
+// what is accepted.
+func flagError(err error, defs []flagDef) error {
+	msg := flagMessage(err)
+	if strings.HasPrefix(msg, "unknown flag ") {
+		msg += ": accepted flags are " + acceptedFlags(defs, false)
+	}
+	return errors.New(msg)
+}
