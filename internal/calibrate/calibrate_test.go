@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -18,8 +17,6 @@ import (
 	"github.com/mongobench/mongobench/internal/nullserver"
 	"github.com/mongobench/mongobench/internal/workload"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // childEnv makes the test binary act as a child server: "server" serves the
 // null server as "mongobench server --null" does; "garbage" prints a line

@@ -3,11 +3,11 @@ package calibrate
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/golden"
 )
 
 // fixedReport is a calibration as Run would return it, with figures chosen
@@ -53,33 +53,13 @@ func fixedReport() *Report {
 	return r
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run with -update if the change is meant):\n%s", name, got)
-	}
-}
-
 func TestWriteReportGolden(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
 	if err := WriteReport(&b, fixedReport()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.golden", b.Bytes())
+	golden.Check(t, "report.golden", b.Bytes())
 }
 
 func TestWriteJSONGolden(t *testing.T) {
@@ -88,7 +68,7 @@ func TestWriteJSONGolden(t *testing.T) {
 	if err := WriteJSON(&b, fixedReport()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.golden.json", b.Bytes())
+	golden.Check(t, "report.golden.json", b.Bytes())
 	var back Report
 	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
 		t.Fatal(err)

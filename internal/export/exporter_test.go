@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/golden"
 )
 
 // exported writes testSummary through the named exporter, with a partial
@@ -42,7 +44,7 @@ func TestExportersGolden(t *testing.T) {
 		{JSONExporter, "export_json.golden"},
 		{JSONArrayExporter, "export_jsonarray.golden"},
 	} {
-		golden(t, tt.golden, exported(t, tt.exporter))
+		golden.Check(t, tt.golden, exported(t, tt.exporter))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/measure"
 )
 
@@ -47,7 +48,7 @@ func TestStatusLineGolden(t *testing.T) {
 	}
 	b.WriteString(StatusLine(statusNow, 40*time.Second, 50613, &serviceOnly, 3*time.Hour+61*time.Second) + "\n")
 	b.WriteString(StatusLine(statusNow, 0, 0, nil, -1) + "\n")
-	golden(t, "status.golden", []byte(b.String()))
+	golden.Check(t, "status.golden", []byte(b.String()))
 }
 
 func TestStatusLine(t *testing.T) {

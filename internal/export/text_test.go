@@ -9,6 +9,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/measure"
 )
 
@@ -42,7 +43,7 @@ func textLines(t *testing.T, text string) map[[2]string]string {
 
 func TestWriteTextGolden(t *testing.T) {
 	t.Parallel()
-	golden(t, "text.golden", []byte(writeText(t, testSummary(t), TextOptions{Service: true, Intended: true})))
+	golden.Check(t, "text.golden", []byte(writeText(t, testSummary(t), TextOptions{Service: true, Intended: true})))
 }
 
 func TestWriteTextFigures(t *testing.T) {

@@ -1,17 +1,14 @@
 package generator
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/mongobench/mongobench/internal/golden"
+)
 
 // newRand returns the seeded source a test draws from, so every run sees the
 // same numbers and a tolerance that holds once holds always.
@@ -124,19 +121,7 @@ func TestGoldenSequences(t *testing.T) {
 	}
 	b.WriteByte('\n')
 
-	path := filepath.Join("testdata", "sequences.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got := b.String(); got != string(want) {
-		t.Errorf("seeded sequences changed (go test -update rewrites them once reviewed):\ngot:\n%s\nwant:\n%s", got, want)
-	}
+	golden.Check(t, "sequences.golden", b.String())
 }
 
 // Every Next sits on a worker's per-operation path, which must not

@@ -17,8 +17,6 @@ import (
 	"github.com/mongobench/mongobench/internal/embedded"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
 // testTimeout bounds every wait on the embedded server; the waits normally
 // end in milliseconds.
 const testTimeout = 30 * time.Second

@@ -1,11 +1,12 @@
 package metrics
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/golden"
 )
 
 func TestSummaryLinesGolden(t *testing.T) {
@@ -119,26 +120,7 @@ func TestSummaryLinesGolden(t *testing.T) {
 			t.Parallel()
 
 			got := strings.Join(SummaryLines(tt.first, tt.last, tt.sizes, tt.topo), "\n") + "\n"
-			path := filepath.Join("testdata", "summary", tt.name+".txt")
-
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-
-			if got != string(want) {
-				t.Errorf("summary differs from %s:\n got:\n%s\nwant:\n%s", path, got, want)
-			}
+			golden.Check(t, filepath.Join("summary", tt.name+".txt"), got)
 		})
 	}
 }

@@ -5,10 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,9 +13,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/wiremessage"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+	"github.com/mongobench/mongobench/internal/golden"
+)
 
 // lsid is what drivers attach to every command; the server ignores it.
 var lsid = bson.D{{Key: "id", Value: bson.Binary{Subtype: 4, Data: bytes.Repeat([]byte{7}, 16)}}}
@@ -235,32 +232,7 @@ func TestReplyGolden(t *testing.T) {
 		js = bytes.ReplaceAll(js, []byte(base64.StdEncoding.EncodeToString(fieldElems[0][len("\x05field0\x00")+5:])), []byte("<100 bytes>"))
 		fmt.Fprintf(&got, "# %s (%s, flags %d)\n%s\n", c.name, r.opCode, r.flags, js)
 	}
-	path := filepath.Join("testdata", "replies.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	gotLines, wantLines := strings.Split(got.String(), "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(gotLines), len(wantLines)) {
-		var g, w string
-		if i < len(gotLines) {
-			g = gotLines[i]
-		}
-		if i < len(wantLines) {
-			w = wantLines[i]
-		}
-		if g != w {
-			t.Fatalf("%s line %d differs (run go test -update and review the diff):\ngot:  %s\nwant: %s", path, i+1, g, w)
-		}
-	}
+	golden.Check(t, "replies.golden", got.String())
 }
 
 // TestMoreToComeNoReply checks that a request the client wants no answer to

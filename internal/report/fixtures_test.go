@@ -1,11 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,47 +10,6 @@ import (
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/results"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if bytes.Equal(got, want) {
-		return
-	}
-	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(gl), len(wl)) {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			// SVG lines are long: show where in the line they part.
-			c := 0
-			for c < min(len(g), len(w)) && g[c] == w[c] {
-				c++
-			}
-			from := max(0, c-80)
-			t.Fatalf("%s differs from line %d, column %d:\ngot:  %.240q\nwant: %.240q\n(run go test -update if the change is intended)",
-				path, i+1, c+1, g[from:], w[from:])
-		}
-	}
-}
 
 // fixedStart is the start of every synthetic run, so that output is the
 // same on every machine and day.

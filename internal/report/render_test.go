@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/results"
 )
 
@@ -35,7 +36,7 @@ func TestRenderGolden(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			golden(t, tc.name, []byte(render(t, tc.input(t))))
+			golden.Check(t, tc.name, []byte(render(t, tc.input(t))))
 		})
 	}
 }

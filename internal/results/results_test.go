@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/measure"
 )
 
@@ -39,7 +40,7 @@ func jsonOf(t *testing.T, r *Results) []byte {
 
 func TestResultsGolden(t *testing.T) {
 	t.Parallel()
-	golden(t, "results.golden.json", jsonOf(t, testResults(t)))
+	golden.Check(t, "results.golden.json", jsonOf(t, testResults(t)))
 }
 
 func TestResultsFigures(t *testing.T) {

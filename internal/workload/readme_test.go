@@ -1,13 +1,12 @@
 package workload
 
 import (
-	"flag"
 	"os"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files and the README's property table")
+	"github.com/mongobench/mongobench/internal/golden"
+)
 
 const (
 	tableStart = "<!-- properties:start -->"
@@ -48,7 +47,7 @@ func TestREADMEPropertyTable(t *testing.T) {
 	if got == want {
 		return
 	}
-	if *update {
+	if golden.Updating() {
 		if err := os.WriteFile(path, []byte(readme[:i]+want+readme[j+len(tableEnd):]), 0o644); err != nil {
 			t.Fatal(err)
 		}
