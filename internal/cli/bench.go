@@ -216,6 +216,9 @@ func checkNames(url string, spec *workload.Spec) error {
 }
 
 func runBench(ctx context.Context, command string, args []string, env Env) error {
+	if env.said == nil {
+		env.said = new(saidOnce)
+	}
 	cfg, err := resolveBench(command, args, env)
 	if err != nil {
 		return err
@@ -422,9 +425,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		for _, l := range obsv.client.summaryLines() {
 			fmt.Fprintln(summary, l)
 		}
-		// A saturated embedded server is the machine's limit, the same at
-		// every point of a sweep: said once per process, not per run.
-		if w := obsv.client.warning(); w != "" && (!obsv.client.sharesProcess || !embeddedSaturationSaid.Swap(true)) {
+		if w := env.said.clientWarning(*obsv.client); w != "" {
 			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
 		}
 	}

@@ -8,9 +8,23 @@ import (
 	"github.com/mongobench/mongobench/internal/selfmon"
 )
 
-// embeddedSaturationSaid is set once the saturated-embedded-server warning
-// has been printed.
-var embeddedSaturationSaid atomic.Bool
+// saidOnce holds what one command has said already, however many phases
+// it runs (a sweep runs many): it belongs to the command, not the process,
+// so that commands run one after another in one process each say it.
+type saidOnce struct {
+	embeddedSaturation atomic.Bool
+}
+
+// clientWarning is the client's warning to print after a phase, or "". A
+// saturated embedded server is the machine's limit, the same at every
+// point of a sweep: said once per command, not per phase.
+func (s *saidOnce) clientWarning(c clientReport) string {
+	w := c.warning()
+	if w == "" || (c.sharesProcess && s.embeddedSaturation.Swap(true)) {
+		return ""
+	}
+	return w
+}
 
 // clientReport is what the client's self-monitoring says of one phase.
 type clientReport struct {

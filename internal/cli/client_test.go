@@ -111,6 +111,42 @@ func TestClientReport(t *testing.T) {
 	}
 }
 
+// TestSaidOnce checks that a saturated embedded server is said once per
+// command, however many phases it runs, and again by the next command in
+// the same process; a client-bound verdict is said after every phase.
+func TestSaidOnce(t *testing.T) {
+	t.Parallel()
+	twoCPUs := selfmon.Limits{NumCPU: 2, GOMAXPROCS: 2, Allowed: 2}
+	embedded := clientReport{usage: synthUsage(10*time.Second, 15*time.Second, 4*time.Second, twoCPUs, 0), sharesProcess: true}
+	bound := clientReport{usage: synthUsage(10*time.Second, 8*time.Second, time.Second, selfmon.Limits{NumCPU: 2, GOMAXPROCS: 1, Allowed: 1}, 0), operations: 1000}
+	idle := clientReport{usage: synthUsage(10*time.Second, time.Second, 0, twoCPUs, 0), sharesProcess: true}
+	tests := []struct {
+		name string
+		// commands are the reports of each command's phases, in order.
+		commands [][]clientReport
+		// said is, per command, which phases print a warning.
+		said [][]bool
+	}{
+		{"embedded: once per command", [][]clientReport{{embedded, embedded, embedded}, {embedded, embedded}}, [][]bool{{true, false, false}, {true, false}}},
+		{"client-bound: every phase", [][]clientReport{{bound, bound}, {bound}}, [][]bool{{true, true}, {true}}},
+		{"nothing to say leaves the embedded warning unsaid", [][]clientReport{{idle, embedded, embedded}}, [][]bool{{false, true, false}}},
+		{"a client-bound phase does not use up the embedded warning", [][]clientReport{{bound, embedded, bound, embedded}}, [][]bool{{true, true, true, false}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			for i, phases := range tc.commands {
+				said := new(saidOnce)
+				for j, c := range phases {
+					if got := said.clientWarning(c) != ""; got != tc.said[i][j] {
+						t.Errorf("command %d, phase %d: warned %t, want %t", i+1, j+1, got, tc.said[i][j])
+					}
+				}
+			}
+		})
+	}
+}
+
 func synthUsage(wall, user, sys time.Duration, l selfmon.Limits, peak int64) selfmon.Usage {
 	u := selfmon.Usage{Wall: wall, User: user, System: sys, Limits: l, PeakRSS: peak, CPUTimeAvailable: true}
 	u.Utilization = (user + sys).Seconds() / (wall.Seconds() * l.Allowed)

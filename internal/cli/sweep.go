@@ -440,6 +440,9 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
+	if env.said == nil {
+		env.said = new(saidOnce)
+	}
 	s := &sweeper{o: o, env: env, stderr: newWarnOnce(env.Stderr), clients: map[string]*mongo.Client{},
 		loaded: map[string]string{}, checked: map[string]bool{}}
 	for _, d := range o.dims {
@@ -973,7 +976,7 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 	// properties would be overwritten by every trial.
 	args = append(args, "-p", "exportfile=", "--out", file)
 	var stdout bytes.Buffer
-	runEnv := Env{Stdout: &stdout, Stderr: s.stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next(), StderrIsTerminal: s.env.StderrIsTerminal}
+	runEnv := Env{Stdout: &stdout, Stderr: s.stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next(), StderrIsTerminal: s.env.StderrIsTerminal, said: s.env.said}
 	var run callerRun
 	err := runBench(withCallerSaves(ctx, &run), s.o.command, args, runEnv)
 	if run.res == nil {
@@ -1188,7 +1191,7 @@ func (s *sweeper) load(ctx context.Context, p *sweepPoint, url string, trial, to
 	}
 	var stderr bytes.Buffer
 	start := time.Now()
-	err := runBench(withCallerSaves(ctx, nil), "load", args, Env{Stdout: io.Discard, Stderr: &stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next()})
+	err := runBench(withCallerSaves(ctx, nil), "load", args, Env{Stdout: io.Discard, Stderr: &stderr, Getenv: s.env.Getenv, Interrupt: s.sig.next(), said: s.env.said})
 	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) && (ee.code == ExitSIGINT || ee.code == ExitSIGTERM) {
