@@ -106,15 +106,6 @@ func (h *HdrLogs) Interval(iv *measure.Interval, clock measure.Clock) error {
 	return nil
 }
 
-// Paths returns the files written so far.
-func (h *HdrLogs) Paths() []string {
-	var out []string
-	for _, l := range h.files {
-		out = append(out, l.f.Name())
-	}
-	return out
-}
-
 // Close flushes and closes every log.
 func (h *HdrLogs) Close() error {
 	err := h.err

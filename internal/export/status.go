@@ -122,21 +122,3 @@ func plural(n int64, one, many string) string {
 	}
 	return many
 }
-
-// EstimateRemaining estimates the time left as YCSB does: the operations
-// still to do at the run's average throughput so far. It returns -1 when
-// nothing is left to do or the total is unknown (todoOps <= 0).
-func EstimateRemaining(doneOps, todoOps int64, elapsed time.Duration) time.Duration {
-	if todoOps <= 0 {
-		return -1
-	}
-	if doneOps <= 0 || elapsed <= 0 {
-		return time.Duration(math.MaxInt64)
-	}
-	perOp := float64(elapsed) / float64(doneOps)
-	d := perOp * float64(todoOps)
-	if d >= math.MaxInt64 {
-		return time.Duration(math.MaxInt64)
-	}
-	return time.Duration(d)
-}

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -148,24 +147,6 @@ func TestFormatRemaining(t *testing.T) {
 	for _, tt := range tests {
 		if got := formatRemaining(tt.seconds); got != tt.want {
 			t.Errorf("formatRemaining(%d) = %q, want %q", tt.seconds, got, tt.want)
-		}
-	}
-}
-
-func TestEstimateRemaining(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		done, todo int64
-		elapsed    time.Duration
-		want       time.Duration
-	}{
-		{100, 400, 10 * time.Second, 40 * time.Second},
-		{100, 0, 10 * time.Second, -1},
-		{0, 10, 10 * time.Second, math.MaxInt64},
-	}
-	for _, tt := range tests {
-		if got := EstimateRemaining(tt.done, tt.todo, tt.elapsed); got != tt.want {
-			t.Errorf("EstimateRemaining(%d, %d, %v) = %v, want %v", tt.done, tt.todo, tt.elapsed, got, tt.want)
 		}
 	}
 }

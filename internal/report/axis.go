@@ -135,12 +135,6 @@ func stepValue(n, exp float64) float64 {
 	return n * math.Pow(10, exp)
 }
 
-// niceStep rounds a raw step to 1, 2 or 5 × 10ⁿ.
-func niceStep(raw float64) float64 {
-	m, e := niceStepParts(raw)
-	return stepValue(m, e)
-}
-
 // niceStepParts returns the nice step for raw as mantissa (1, 2, 5 or 10)
 // and exponent of ten; 0, 0 for a raw step that is not positive.
 func niceStepParts(raw float64) (mant, exp float64) {

@@ -47,8 +47,8 @@ func TestNiceStep(t *testing.T) {
 	for _, tc := range []struct{ raw, want float64 }{
 		{1.2, 1}, {1.6, 2}, {2.9, 2}, {3.1, 5}, {6.9, 5}, {7.5, 10}, {0.031, 0.05}, {420, 500}, {0, 0}, {-1, 0},
 	} {
-		if got := niceStep(tc.raw); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("niceStep(%g) = %g, want %g", tc.raw, got, tc.want)
+		if got := stepValue(niceStepParts(tc.raw)); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("niceStepParts(%g) gives %g, want %g", tc.raw, got, tc.want)
 		}
 	}
 }

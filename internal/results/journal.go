@@ -142,9 +142,6 @@ func (j *Journal) Close(partial bool) error {
 	return err
 }
 
-// Path returns the journal's path.
-func (j *Journal) Path() string { return j.f.Name() }
-
 func statusMap(counts *[db.NumOps][db.NumStatuses]int64) map[string]map[string]int64 {
 	out := map[string]map[string]int64{}
 	for op := range counts {

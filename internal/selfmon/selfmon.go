@@ -248,13 +248,6 @@ func (p *Probe) Stop() Usage {
 	return p.usage
 }
 
-// CPUTime returns the user plus system CPU time this process has used so
-// far, and false where getrusage is not available.
-func CPUTime() (time.Duration, bool) {
-	t := readCPUTimes()
-	return t.user + t.system, t.ok
-}
-
 // cpuTimes is one getrusage reading.
 type cpuTimes struct {
 	user, system time.Duration

@@ -132,16 +132,6 @@ func addSaturating(a, b int64) int64 {
 	return a + b
 }
 
-// Spec returns the workload's spec.
-func (c *Core) Spec() *Spec { return c.spec }
-
-// FieldNames returns field0 … fieldN-1 (with the configured prefix).
-func (c *Core) FieldNames() []string { return c.fieldNames }
-
-// LastInsertedKey returns the highest key number below which every
-// run-phase insert has been acknowledged.
-func (c *Core) LastInsertedKey() int64 { return c.insertKeys.Last() }
-
 // AppendKey appends YCSB's key for keynum ("user" + zero-padded number,
 // FNV-hashed unless insertorder=ordered) to dst.
 func AppendKey(dst []byte, keynum int64, ordered bool, zeroPadding int) []byte {

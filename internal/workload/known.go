@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"sort"
 	"strings"
 )
 
@@ -123,13 +122,6 @@ func Suggest(name string) string {
 		return best
 	}
 	return ""
-}
-
-// SortedKnown returns the known properties sorted by name.
-func SortedKnown() []Known {
-	out := append([]Known(nil), KnownProperties...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
 }
 
 func editDistance(a, b string) int {

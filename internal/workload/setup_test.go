@@ -68,8 +68,8 @@ func TestSetUpOverLargestKeySpace(t *testing.T) {
 				w := core.NewWorker(0, 1, 1)
 				for range 1000 {
 					k := w.nextKeynum()
-					if k < 0 || k > core.LastInsertedKey() {
-						t.Errorf("key %d outside [0, %d]", k, core.LastInsertedKey())
+					if k < 0 || k > core.insertKeys.Last() {
+						t.Errorf("key %d outside [0, %d]", k, core.insertKeys.Last())
 						break
 					}
 					if n := core.scanLength.Next(w.r); n < spec.MinScanLength || n > spec.MaxScanLength {
