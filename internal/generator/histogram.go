@@ -32,15 +32,6 @@ type Histogram struct {
 
 var _ Chooser = (*Histogram)(nil)
 
-// NewHistogram returns a Histogram of the given bucket counts.
-func NewHistogram(blockSize int64, counts []int64) (*Histogram, error) {
-	h, err := newHistogram(blockSize, counts)
-	if err != nil {
-		return nil, fmt.Errorf("histogram: %w", err)
-	}
-	return h, nil
-}
-
 func newHistogram(blockSize int64, counts []int64) (*Histogram, error) {
 	if blockSize <= 0 {
 		return nil, fmt.Errorf("block size %d is not positive", blockSize)

@@ -127,21 +127,6 @@ func (s *Sampler) Sample(ctx context.Context, at time.Time) Snapshot {
 	return snap
 }
 
-// ServerInfo returns what the server said about itself the last time it
-// answered; nil before that.
-func (s *Sampler) ServerInfo() *ServerInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	if s.lastInfo == nil {
-		return nil
-	}
-
-	info := *s.lastInfo
-
-	return &info
-}
-
 func (s *Sampler) infoIfChanged(info ServerInfo) *ServerInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -49,14 +49,6 @@ func (iv Interval) RelHalfWidth() float64 {
 	return h / math.Abs(iv.Mean)
 }
 
-// String formats the interval as "mean [lo, hi] (95% CI)".
-func (iv Interval) String() string {
-	if !iv.OK {
-		return fmt.Sprintf("%.6g (no interval: %s)", iv.Mean, iv.Note)
-	}
-	return fmt.Sprintf("%.6g [%.6g, %.6g] (%s CI)", iv.Mean, iv.Lo, iv.Hi, formatPercent(iv.Level))
-}
-
 // MeanCI returns the mean of xs with a two-sided confidence interval at the
 // given level (0.95 for 95%) from Student's t distribution with n−1 degrees
 // of freedom. That assumes the values are independent draws from a roughly
@@ -165,10 +157,4 @@ func moments(xs []float64, e int) (mean, variance float64) {
 	}
 	variance = (ss - comp*comp/float64(n)) / float64(n-1)
 	return mean, math.Max(variance, 0)
-}
-
-// formatPercent formats a fraction as a percentage with as few digits as
-// it needs: 0.95 → "95%", 0.999 → "99.9%".
-func formatPercent(f float64) string {
-	return fmt.Sprintf("%.4g%%", 100*f)
 }

@@ -52,15 +52,6 @@ func (p *Properties) Keys() []string {
 	return keys
 }
 
-// Map returns a copy of the values.
-func (p *Properties) Map() map[string]string {
-	m := make(map[string]string, len(p.values))
-	for k, v := range p.values {
-		m[k] = v
-	}
-	return m
-}
-
 // Clone returns an independent copy.
 func (p *Properties) Clone() *Properties {
 	c := NewProperties()
