@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/golden"
 )
 
 // TestHelpEverywhere: every command answers -h, and help names every
@@ -33,6 +35,6 @@ func TestHelpGolden(t *testing.T) {
 		if r.code != 0 || r.stderr != "" {
 			t.Fatalf("help %s: exit %d, stderr %q", cmd, r.code, r.stderr)
 		}
-		golden(t, "help_"+cmd+".golden", r.stdout)
+		golden.Check(t, "help_"+cmd+".golden", r.stdout)
 	}
 }
