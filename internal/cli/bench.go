@@ -356,7 +356,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		ph.journal = cfg.args.out + results.JournalSuffix
 		ph.meta = resultsMeta(cfg, command, seed, redact.URL(url), dbName)
 	}
-	var warm *warmup
+	var warm *results.Warmup
 	if command == "run" && spec.WarmupTime > 0 {
 		// Under setupCtx: a signal during the warm-up ends the command,
 		// and nothing of the warm-up is kept, so its operations in flight
@@ -451,9 +451,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 		if out.errorStop != nil {
 			if res.Extra == nil {
-				res.Extra = map[string]any{}
+				res.Extra = &results.Extra{}
 			}
-			res.Extra["stopped_by_errors"] = out.errorStop
+			res.Extra.StoppedByErrors = out.errorStop
 		}
 		handToCaller(ctx, res)
 		if cfg.args.out != "" {

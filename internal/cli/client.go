@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/selfmon"
 )
 
@@ -83,14 +84,30 @@ func (c clientReport) warning() string {
 	return ""
 }
 
-// fields are the results file's figures of the client: selfmon's, the CPU
+// section is the results file's figures of the client: selfmon's, the CPU
 // per operation, and the verdict.
-func (c clientReport) fields() map[string]any {
-	f := c.usage.Fields()
-	f["client_bound"] = c.bound()
-	f["client_includes_embedded_server"] = c.sharesProcess
-	if c.operations > 0 && c.usage.CPUTimeAvailable {
-		f["client_cpu_per_op_us"] = float64(c.usage.CPUPerOp(c.operations)) / 1e3
+func (c clientReport) section() *results.Client {
+	u := c.usage
+	sec := &results.Client{
+		CPUUserS:               u.User.Seconds(),
+		CPUSystemS:             u.System.Seconds(),
+		WallS:                  u.Wall.Seconds(),
+		Utilization:            u.Utilization,
+		RunQueueWaitS:          u.RunQueueWait.Seconds(),
+		Waiting:                u.Waiting,
+		Bound:                  c.bound(),
+		AllowedCPUs:            u.Limits.Allowed,
+		GOMAXPROCS:             u.Limits.GOMAXPROCS,
+		CgroupCPUs:             u.Limits.CgroupCPUs,
+		HostCPUs:               u.Limits.NumCPU,
+		RSSBytes:               u.RSS,
+		PeakRSSBytes:           u.PeakRSS,
+		MaxRSSBytes:            u.MaxRSS,
+		IncludesEmbeddedServer: c.sharesProcess,
 	}
-	return f
+	if c.operations > 0 && u.CPUTimeAvailable {
+		perOp := float64(u.CPUPerOp(c.operations)) / 1e3
+		sec.CPUPerOpUs = &perOp
+	}
+	return sec
 }

@@ -103,9 +103,14 @@ func TestClientReport(t *testing.T) {
 			if (tc.warning == "") != (w == "") || !strings.Contains(w, tc.warning) {
 				t.Errorf("warning %q, want one containing %q", w, tc.warning)
 			}
-			f := tc.report.fields()
-			if f["client_bound"] != tc.bound || f["client_includes_embedded_server"] != tc.report.sharesProcess {
-				t.Errorf("fields client_bound=%v client_includes_embedded_server=%v", f["client_bound"], f["client_includes_embedded_server"])
+			sec := tc.report.section()
+			u := tc.report.usage
+			if sec.Bound != tc.bound || sec.IncludesEmbeddedServer != tc.report.sharesProcess ||
+				sec.AllowedCPUs != u.Limits.Allowed || sec.HostCPUs != u.Limits.NumCPU || sec.PeakRSSBytes != u.PeakRSS {
+				t.Errorf("results section %+v, usage %+v", sec, u)
+			}
+			if wantPerOp := tc.report.operations > 0 && u.CPUTimeAvailable; (sec.CPUPerOpUs != nil) != wantPerOp {
+				t.Errorf("client_cpu_per_op_us %v, want one: %v", sec.CPUPerOpUs, wantPerOp)
 			}
 		})
 	}
@@ -224,17 +229,17 @@ func TestClientBoundWarning(t *testing.T) {
 // notes that matter more.
 func TestTrialNote(t *testing.T) {
 	t.Parallel()
-	res := func(partial bool, extra map[string]any) *results.Results {
+	res := func(partial bool, extra *results.Extra) *results.Results {
 		return &results.Results{Partial: partial, Extra: extra}
 	}
-	bound := map[string]any{"client_bound": true}
+	bound := &results.Extra{Client: &results.Client{Bound: true}}
 	tests := []struct {
 		name string
 		t    trialRun
 		err  error
 		want string
 	}{
-		{"plain", trialRun{res: res(false, map[string]any{"client_bound": false})}, nil, ""},
+		{"plain", trialRun{res: res(false, &results.Extra{Client: &results.Client{}})}, nil, ""},
 		{"client-bound", trialRun{res: res(false, bound)}, nil, "client-bound"},
 		{"warm-up first", trialRun{res: res(false, bound), warmup: true}, nil, "warm-up: not in the mean"},
 		{"partial first", trialRun{res: res(true, bound)}, nil, "partial: interrupted"},

@@ -3,7 +3,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -72,7 +71,7 @@ type loadedRun struct {
 	res    *results.Results
 	source string // the file, or "run N"
 	id     int64  // the store's run id; 0 for a file
-	mark   *sweepMark
+	mark   *results.SweepMark
 }
 
 // counted reports whether the run counts in the figures of its point: a
@@ -84,7 +83,7 @@ func (r loadedRun) pointLabel() string {
 	if r.mark == nil {
 		return ""
 	}
-	return r.mark.label()
+	return r.mark.Label()
 }
 
 // runSource loads runs named on the command line, from files or from the
@@ -1031,20 +1030,11 @@ func formatRow(cells []string, widths []int, left map[int]bool) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-// sweepMarkOf reads where a run belongs in a sweep from its results
-// (extra["sweep"]); nil for a run outside sweeps or an unreadable mark.
-func sweepMarkOf(res *results.Results) *sweepMark {
-	raw, ok := res.Extra[extraSweep]
-	if !ok {
+// sweepMarkOf is where a run belongs in a sweep; nil for a run outside
+// sweeps or a mark without an id.
+func sweepMarkOf(res *results.Results) *results.SweepMark {
+	if res.Extra == nil || res.Extra.Sweep == nil || res.Extra.Sweep.ID == "" {
 		return nil
 	}
-	b, err := json.Marshal(raw)
-	if err != nil {
-		return nil
-	}
-	var m sweepMark
-	if err := json.Unmarshal(b, &m); err != nil || m.ID == "" {
-		return nil
-	}
-	return &m
+	return res.Extra.Sweep
 }

@@ -27,7 +27,7 @@ type resultsSpec struct {
 	latencyUs  map[string]int64 // base latency per op; nil: READ at 1000 µs
 	errors     int64            // failed READs
 	intended   bool             // record intended latency too (a -target run)
-	mark       *sweepMark
+	mark       *results.SweepMark
 }
 
 func synthResults(t testing.TB, s resultsSpec) *results.Results {
@@ -67,7 +67,7 @@ func synthResults(t testing.TB, s resultsSpec) *results.Results {
 		r.Status["READ"]["ERROR"] = s.errors
 	}
 	if s.mark != nil {
-		r.Extra = map[string]any{extraSweep: s.mark}
+		r.Extra = &results.Extra{Sweep: s.mark}
 	}
 	return r
 }
@@ -159,7 +159,7 @@ func TestPairRuns(t *testing.T) {
 		if point == "" {
 			return loadedRun{res: &results.Results{}}
 		}
-		return loadedRun{res: &results.Results{}, mark: &sweepMark{ID: "s", Varied: []string{"threadcount"}, Point: map[string]string{"threadcount": point}, Warmup: warm}}
+		return loadedRun{res: &results.Results{}, mark: &results.SweepMark{ID: "s", Varied: []string{"threadcount"}, Point: map[string]string{"threadcount": point}, Warmup: warm}}
 	}
 	tests := []struct {
 		name      string

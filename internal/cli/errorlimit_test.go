@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/embedded"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // runThroughOutage starts a server of the test's own, loads 200 records,
@@ -35,18 +35,13 @@ func runThroughOutage(t *testing.T, args ...string) cmdResult {
 }
 
 // readErrorStop reads "stopped_by_errors" from a results file.
-func readErrorStop(t *testing.T, path string) errorStop {
+func readErrorStop(t *testing.T, path string) results.ErrorStop {
 	t.Helper()
 	res := readResults(t, path)
-	raw, err := json.Marshal(res.Extra["stopped_by_errors"])
-	if err != nil {
-		t.Fatal(err)
+	if res.Extra == nil || res.Extra.StoppedByErrors == nil || res.Extra.StoppedByErrors.Flag == "" {
+		t.Fatalf("results file: no stopped_by_errors in %+v", res.Extra)
 	}
-	var es errorStop
-	if err := json.Unmarshal(raw, &es); err != nil || es.Flag == "" {
-		t.Fatalf("results file: stopped_by_errors = %s (%v)", raw, err)
-	}
-	return es
+	return *res.Extra.StoppedByErrors
 }
 
 // checkCounts checks that the summary's reads add up and agree with the
@@ -157,18 +152,12 @@ func TestShutdownWithServerGone(t *testing.T) {
 		t.Errorf("summary: [SERVER], CollectionStats = %q, want \"not available: <reason>\"", got)
 	}
 	res := readResults(t, out)
-	raw, _ := json.Marshal(res.Extra["sizes"])
-	var sizes struct {
-		End *struct {
-			DBError   string `json:"db_error"`
-			CollError string `json:"coll_error"`
-		} `json:"end"`
+	if res.Extra == nil || res.Extra.Sizes == nil || res.Extra.Sizes.End == nil {
+		t.Fatalf("results file: extra %+v: want the end sizes absent with the reason", res.Extra)
 	}
-	if err := json.Unmarshal(raw, &sizes); err != nil || sizes.End == nil {
-		t.Fatalf("results file: sizes %s: want the end sizes absent with the reason", raw)
-	}
+	sizes := res.Extra.Sizes
 	cut := fmt.Sprintf("no answer within %s after the phase (", postPhaseLimit)
-	for what, reason := range map[string]string{"database": sizes.End.DBError, "collection": sizes.End.CollError} {
+	for what, reason := range map[string]string{"database": sizes.End.DBError, "collection": sizes.End.CollectionError} {
 		if !strings.HasPrefix(reason, cut) {
 			t.Errorf("results file: the %s's size after the phase is absent because %q; want it cut short by the deadline, %q...", what, reason, cut)
 		}

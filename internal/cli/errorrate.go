@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // minRateOperations is how many finished operations --max-error-rate
@@ -14,20 +15,6 @@ import (
 // of a run, or in the odd interval of a slow run, would end a benchmark on
 // noise.
 const minRateOperations = 20
-
-// errorStop says why a phase ended on failures; the results file carries
-// it as "stopped_by_errors".
-type errorStop struct {
-	Flag   string  `json:"flag"` // --max-errors or --max-error-rate
-	Limit  float64 `json:"limit"`
-	Failed int64   `json:"failed_operations"`
-	// The window --max-error-rate judged: operations finished in it, and
-	// its bounds in seconds from the phase's start.
-	Finished     int64   `json:"finished_operations,omitempty"`
-	WindowStartS float64 `json:"window_start_s,omitempty"`
-	WindowEndS   float64 `json:"window_end_s,omitempty"`
-	Reason       string  `json:"reason"`
-}
 
 // errorRateRule is --max-error-rate. At the end of each whole status
 // interval it adds that interval's finished and failed operations to a
@@ -43,7 +30,7 @@ type errorRateRule struct {
 	mu               sync.Mutex
 	windowStartNs    int64 // -1 before the window's first interval
 	finished, failed int64
-	tripped          *errorStop
+	tripped          *results.ErrorStop
 }
 
 func newErrorRateRule(max float64, interval time.Duration) *errorRateRule {
@@ -76,7 +63,7 @@ func (r *errorRateRule) observe(iv *measure.Interval) bool {
 		return false
 	}
 	from, to := time.Duration(start).Seconds(), time.Duration(iv.EndNs).Seconds()
-	r.tripped = &errorStop{
+	r.tripped = &results.ErrorStop{
 		Flag: "--max-error-rate", Limit: r.max, Failed: failed, Finished: finished, WindowStartS: from, WindowEndS: to,
 		Reason: fmt.Sprintf("%d of the %d operations finished from %.1f s to %.1f s failed (%.1f%%), more than --max-error-rate %s allows",
 			failed, finished, from, to, 100*float64(failed)/float64(finished), strconv.FormatFloat(r.max, 'f', -1, 64)),
@@ -94,7 +81,7 @@ func (r *errorRateRule) stop() <-chan struct{} {
 }
 
 // verdict returns what tripped the rule, or nil.
-func (r *errorRateRule) verdict() *errorStop {
+func (r *errorRateRule) verdict() *results.ErrorStop {
 	if r == nil {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -134,8 +135,8 @@ func runHistory(ctx context.Context, args []string, env Env) error {
 		trial, point := "", ""
 		if r.SweepID != "" {
 			trial = strconv.Itoa(r.Trial)
-			m := sweepMark{Point: r.Point}
-			point = m.label()
+			m := results.SweepMark{Point: r.Point}
+			point = m.Label()
 		}
 		note := ""
 		if r.Partial {

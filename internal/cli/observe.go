@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // observer samples server and host metrics on the run's clock: sample k is
@@ -89,17 +90,17 @@ func (o *observer) stop(ctx context.Context) {
 
 // timeSeries returns the metrics per interval for the results file, with
 // "t" (seconds from the phase's start to the interval's end) beside each.
-func (o *observer) timeSeries() (server, host []map[string]any) {
+func (o *observer) timeSeries() (server []results.ServerSample, host []results.HostSample) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	start := o.clock.StartTime()
 	for _, iv := range o.series {
 		t := iv.End.Sub(start).Seconds()
 		if iv.Server != nil {
-			server = append(server, map[string]any{"t": t, "server": iv.Server})
+			server = append(server, results.ServerSample{T: t, Server: iv.Server})
 		}
 		if iv.Host != nil {
-			host = append(host, map[string]any{"t": t, "host": iv.Host})
+			host = append(host, results.HostSample{T: t, Host: iv.Host})
 		}
 	}
 	return server, host

@@ -51,7 +51,7 @@ type phaseOutput struct {
 	usage *selfmon.Usage
 	// errorStop says why the phase ended on failures (--max-errors,
 	// --max-error-rate); nil when it did not.
-	errorStop *errorStop
+	errorStop *results.ErrorStop
 	// sinkErrs are the first failure of each output written during the
 	// phase (journal, histogram logs): the run went on without them.
 	sinkErrs []error
@@ -125,7 +125,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 			display.interval(iv)
 		}
 		if journal != nil {
-			sinkFailed("journal", journal.Interval(iv, nil))
+			sinkFailed("journal", journal.Interval(iv))
 		}
 		if hdrLogs != nil {
 			sinkFailed("hdr", hdrLogs.Interval(iv, clock))
@@ -159,7 +159,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		// sampled, so that a killed run keeps them.
 		var onMetrics func(int, metrics.IntervalMetrics)
 		if journal != nil {
-			onMetrics = func(i int, m metrics.IntervalMetrics) { sinkFailed("journal", journal.Metrics(i, m)) }
+			onMetrics = func(i int, m metrics.IntervalMetrics) { sinkFailed("journal", journal.Metrics(i, &m)) }
 		}
 		out.obs = startObserver(ctx, pc.monitor, clock, spec.StatusInterval, pc.localHost, onMetrics)
 	}
@@ -201,7 +201,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 	if res.ErrorLimit {
 		out.errorStop = rateRule.verdict()
 		if out.errorStop == nil {
-			out.errorStop = &errorStop{
+			out.errorStop = &results.ErrorStop{
 				Flag: "--max-errors", Limit: float64(pc.maxErrors), Failed: res.Failures,
 				Reason: fmt.Sprintf("%d operations failed, and --max-errors %d stops the run at %d", res.Failures, pc.maxErrors, pc.maxErrors),
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/outfile"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 )
 
@@ -279,8 +280,8 @@ func reportSweep(runs []loadedRun, kind latencyKind, knee stats.KneeOptions) (*h
 		}
 		rest := maps.Clone(point[p])
 		delete(rest, x)
-		m := sweepMark{Point: rest}
-		series[m.label()] = true
+		m := results.SweepMark{Point: rest}
+		series[m.Label()] = true
 	}
 	byValue = byValue && len(series) == 1
 	sw := &htmlreport.Sweep{Varied: x}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	htmlreport "github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 )
 
@@ -16,7 +17,7 @@ func sweepRuns(t *testing.T, varied []string, points []map[string]string, throug
 	t.Helper()
 	var runs []loadedRun
 	for i, p := range points {
-		m := &sweepMark{ID: "s1", Varied: varied, Point: p, Trial: 1}
+		m := &results.SweepMark{ID: "s1", Varied: varied, Point: p, Trial: 1}
 		res := synthResults(t, resultsSpec{throughput: throughput[i], latencyUs: map[string]int64{"READ": baseUs[i]}, mark: m})
 		runs = append(runs, loadedRun{res: res, source: "synthetic", mark: sweepMarkOf(res)})
 	}

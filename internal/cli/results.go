@@ -53,44 +53,43 @@ func resultsMeta(cfg *benchConfig, command string, seed uint64, url, database st
 type observation struct {
 	topology                *metrics.TopologyInfo
 	sizesBefore, sizesAfter *metrics.SizeStats
-	warmup                  *warmup
+	warmup                  *results.Warmup
 	client                  *clientReport
 }
 
 func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutput, url, database string, obsv observation) (*results.Results, error) {
 	meta := resultsMeta(cfg, command, seed, url, database)
 	meta.Partial = out.partial
-	meta.Extra = map[string]any{
-		"late_starts":         out.result.LateStarts,
-		"abandoned_at_stop":   out.result.Abandoned,
-		"stopped_by_time":     out.result.TimedOut,
-		"stopped_by_signal":   out.result.Stopped,
-		"operations_started":  out.result.Started,
-		"measured_operations": out.summary.Operations,
-	}
-	if obsv.topology != nil {
-		meta.Extra["topology"] = obsv.topology
-	}
-	if obsv.warmup != nil {
-		meta.Extra["warmup"] = obsv.warmup
+	extra := &results.Extra{
+		Runner: &results.Runner{
+			LateStarts:         out.result.LateStarts,
+			AbandonedAtStop:    out.result.Abandoned,
+			StoppedByTime:      out.result.TimedOut,
+			StoppedBySignal:    out.result.Stopped,
+			OperationsStarted:  out.result.Started,
+			MeasuredOperations: out.summary.Operations,
+		},
+		Topology: obsv.topology,
+		Warmup:   obsv.warmup,
 	}
 	if obsv.client != nil {
-		for k, v := range obsv.client.fields() {
-			meta.Extra[k] = v
-		}
+		extra.Client = obsv.client.section()
 	}
 	if obsv.sizesBefore != nil || obsv.sizesAfter != nil {
-		meta.Extra["sizes"] = map[string]any{"start": obsv.sizesBefore, "end": obsv.sizesAfter}
+		extra.Sizes = &results.Sizes{Start: obsv.sizesBefore, End: obsv.sizesAfter}
 	}
 	if out.obs != nil {
+		// A nil slice in an interface is not nil: an absent series stays
+		// absent from the file.
 		server, host := out.obs.timeSeries()
 		if server != nil {
-			meta.Extra[results.ExtraServerMetrics] = server
+			extra.ServerMetrics = server
 		}
 		if host != nil {
-			meta.Extra[results.ExtraHostMetrics] = host
+			extra.HostMetrics = host
 		}
 	}
+	meta.Extra = extra
 	res, err := results.NewResults(out.summary, meta)
 	if err != nil || out.obs == nil {
 		return res, err
@@ -98,7 +97,7 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 	// Interval k of the metrics covers interval k of the latencies.
 	for i, m := range out.obs.intervals() {
 		if i < len(res.Intervals) {
-			res.Intervals[i].Metrics = m
+			res.Intervals[i].Metrics = &m
 		}
 	}
 	return res, nil

@@ -134,8 +134,11 @@ func TestStalledServer(t *testing.T) {
 		t.Fatalf("no late-start line after a stall at -target 100:\n%s", r.stderr)
 	}
 	res := readResults(t, out)
-	if m[1] == "0" || m[1] != fmt.Sprint(res.Extra["late_starts"]) || m[2] != fmt.Sprint(res.Extra["abandoned_at_stop"]) {
-		t.Errorf("stderr says %s late, %s cut short; the results file %v and %v", m[1], m[2], res.Extra["late_starts"], res.Extra["abandoned_at_stop"])
+	if res.Extra == nil || res.Extra.Runner == nil {
+		t.Fatal("no runner counts in the results file")
+	}
+	if rc := res.Extra.Runner; m[1] == "0" || m[1] != fmt.Sprint(rc.LateStarts) || m[2] != fmt.Sprint(rc.AbandonedAtStop) {
+		t.Errorf("stderr says %s late, %s cut short; the results file %v and %v", m[1], m[2], rc.LateStarts, rc.AbandonedAtStop)
 	}
 }
 
@@ -166,7 +169,7 @@ func TestStalledServerEndsOnTime(t *testing.T) {
 		t.Errorf("RunTime %d ms for maxexecutiontime=3 with operations stuck for up to 120 s", ms)
 	}
 	// The stuck operations were cut short, not counted as failures.
-	if res := readResults(t, out); fmt.Sprint(res.Extra["abandoned_at_stop"]) == "0" {
+	if res := readResults(t, out); res.Extra == nil || res.Extra.Runner == nil || res.Extra.AbandonedAtStop == 0 {
 		t.Errorf("no operation cut short by the end of the phase, though both threads were stuck:\n%s", r.stderr)
 	}
 	if n := s.int(t, "READ", "Return=TIMEOUT") + s.int(t, "READ", "Return=ERROR"); n != 0 {

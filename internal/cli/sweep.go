@@ -37,46 +37,6 @@ server serves the whole sweep, and the data is loaded before the first point.
 Ctrl-C stops the sweep after the current run, whose results are kept, marked
 partial.`
 
-// extraSweep is the key under which a run's results say where it belongs in
-// a sweep.
-const extraSweep = "sweep"
-
-// sweepMark is where a run belongs in a sweep. It goes into the run's
-// results file (extra["sweep"]) and so into the store, so that compare and
-// report can group the runs of a sweep by point from the files alone.
-type sweepMark struct {
-	ID string `json:"id"`
-	// Varied lists the varied properties in command-line order.
-	Varied []string          `json:"varied"`
-	Point  map[string]string `json:"point"`
-	Trial  int               `json:"trial"`
-	// Warmup marks the trial --discard-first leaves out of the figures.
-	Warmup bool `json:"warmup,omitempty"`
-}
-
-// label names the mark's point: "threadcount=4 recordcount=1000".
-func (m *sweepMark) label() string {
-	names := m.Varied
-	if len(names) == 0 {
-		names = sortedSet(keysOf(m.Point))
-	}
-	parts := make([]string, 0, len(names))
-	for _, n := range names {
-		if v, ok := m.Point[n]; ok {
-			parts = append(parts, n+"="+v)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-func keysOf(m map[string]string) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k := range m {
-		out[k] = true
-	}
-	return out
-}
-
 // varyAliases are the flag names --vary accepts for properties.
 var varyAliases = map[string]string{"threads": "threadcount", "l": "label"}
 
@@ -587,8 +547,8 @@ func withValue(m map[string]string, k, v string) map[string]string {
 
 // pointLabel names a point by its values in command-line order.
 func (s *sweeper) pointLabel(values map[string]string) string {
-	m := sweepMark{Varied: s.varied, Point: s.show(values)}
-	return m.label()
+	m := results.SweepMark{Varied: s.varied, Point: s.show(values)}
+	return m.Label()
 }
 
 // pointArgs is the load/run command line of a point: the sweep's own, with
@@ -992,11 +952,11 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 	if rerr != nil {
 		return t, s.trialError(p, trial, rerr)
 	}
-	mark := &sweepMark{ID: s.id, Varied: s.varied, Point: s.show(p.values), Trial: trial, Warmup: warm}
+	mark := &results.SweepMark{ID: s.id, Varied: s.varied, Point: s.show(p.values), Trial: trial, Warmup: warm}
 	if res.Extra == nil {
-		res.Extra = map[string]any{}
+		res.Extra = &results.Extra{}
 	}
-	res.Extra[extraSweep] = mark
+	res.Extra.Sweep = mark
 	if werr := writeResults(file, res); werr != nil && err == nil {
 		err = werr
 	}
@@ -1027,7 +987,7 @@ func trialNote(t trialRun, err error) string {
 		return "partial: interrupted"
 	case err != nil:
 		return "failed"
-	case t.res.Extra["client_bound"] == true:
+	case t.res.Extra != nil && t.res.Extra.Client != nil && t.res.Extra.Client.Bound:
 		// The run's warning is on stderr above; the table keeps it beside
 		// the figures it discredits.
 		return "client-bound"

@@ -141,7 +141,7 @@ func TestSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sm := sweepMarkOf(stored); sm == nil || sm.label() != m.label() {
+		if sm := sweepMarkOf(stored); sm == nil || sm.Label() != m.Label() {
 			t.Errorf("run %d in the store has sweep mark %+v, its file %+v", ri.ID, sm, m)
 		}
 	}

@@ -6,25 +6,13 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/results"
 )
-
-// warmup is what the warm-up phase did: reported apart, left out of the
-// summary (seed 000: "the first runs are served from memory; trust the
-// last ones").
-type warmup struct {
-	Seconds    float64          `json:"seconds"`
-	Operations int64            `json:"operations"`
-	Throughput float64          `json:"throughput_ops_sec"`
-	P99us      map[string]int64 `json:"p99_us"`
-	// Abandoned operations were in flight when the warm-up's time ran out:
-	// not counted, though the server may have done them.
-	Abandoned int64 `json:"abandoned_at_stop,omitempty"`
-}
 
 // runWarmup runs the workload for warmuptime with the same threads, target
 // and workload state (inserts continue where it stops), records it on its
 // own collector, and says what it did in one line.
-func runWarmup(ctx context.Context, env Env, pc phaseConfig) (*warmup, error) {
+func runWarmup(ctx context.Context, env Env, pc phaseConfig) (*results.Warmup, error) {
 	spec := *pc.spec
 	spec.MaxExecutionTime = pc.spec.WarmupTime
 	spec.HdrFileOutput = false
@@ -40,7 +28,7 @@ func runWarmup(ctx context.Context, env Env, pc phaseConfig) (*warmup, error) {
 		return nil, err
 	}
 	s := out.summary
-	w := &warmup{Seconds: s.Runtime().Seconds(), Operations: s.Operations, P99us: map[string]int64{}, Abandoned: out.result.Abandoned}
+	w := &results.Warmup{Seconds: s.Runtime().Seconds(), Operations: s.Operations, P99us: map[string]int64{}, Abandoned: out.result.Abandoned}
 	if w.Seconds > 0 {
 		w.Throughput = float64(s.Operations) / w.Seconds
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/measure"
-	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
 )
 
@@ -36,11 +34,10 @@ func TestWarmup(t *testing.T) {
 		t.Errorf("summary: %d reads + %d inserts, want 300 operations after the warm-up", reads, inserts)
 	}
 	res := readResults(t, out)
-	raw, _ := json.Marshal(res.Extra["warmup"])
-	var w warmup
-	if err := json.Unmarshal(raw, &w); err != nil || w.Operations == 0 || w.Seconds < 0.9 {
-		t.Fatalf("results warm-up %s (%v): want operations > 0 over about 1 s", raw, err)
+	if res.Extra == nil || res.Extra.Warmup == nil || res.Extra.Warmup.Operations == 0 || res.Extra.Warmup.Seconds < 0.9 {
+		t.Fatalf("results extra %+v: want a warm-up of operations > 0 over about 1 s", res.Extra)
 	}
+	w := res.Extra.Warmup
 	// The stderr line says what the results file holds.
 	var parts []string
 	for _, op := range []string{"READ", "INSERT"} {
@@ -79,18 +76,14 @@ func TestWarmupCountsAddUp(t *testing.T) {
 		t.Fatalf("run: %s", r.stderr)
 	}
 	res := readResults(t, out)
-	raw, _ := json.Marshal(res.Extra["warmup"])
-	var w warmup
-	if err := json.Unmarshal(raw, &w); err != nil || w.Operations == 0 {
-		t.Fatalf("results warm-up %s (%v): want operations > 0", raw, err)
+	if res.Extra == nil || res.Extra.Warmup == nil || res.Extra.Warmup.Operations == 0 {
+		t.Fatalf("results extra %+v: want a warm-up of operations > 0", res.Extra)
 	}
-	raw, _ = json.Marshal(res.Extra["sizes"])
-	var sizes struct {
-		End metrics.SizeStats `json:"end"`
+	w := res.Extra.Warmup
+	if res.Extra.Sizes == nil || res.Extra.Sizes.End == nil {
+		t.Fatalf("no sizes in the results: %+v", res.Extra)
 	}
-	if err := json.Unmarshal(raw, &sizes); err != nil {
-		t.Fatal(err)
-	}
+	sizes := res.Extra.Sizes
 	// An insert cut short when the warm-up's time ran out is counted
 	// nowhere, though the server may have done it.
 	docs, ok := sizes.End.Coll.Documents.Get()

@@ -146,8 +146,8 @@ func TestChromiumRendersReport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Intervals) < 5 || res.Extra[ExtraHostMetrics] == nil {
-			t.Fatalf("testdata/real-run.json has %d intervals and host metrics %t: regenerate it as above", len(res.Intervals), res.Extra[ExtraHostMetrics] != nil)
+		if len(res.Intervals) < 5 || res.Extra == nil || res.Extra.HostMetrics == nil {
+			t.Fatalf("testdata/real-run.json has %d intervals and host metrics %t: regenerate it as above", len(res.Intervals), res.Extra != nil && res.Extra.HostMetrics != nil)
 		}
 		checkInBrowser(t, bin, render(t, &Input{Runs: []*results.Results{res}, Generated: fixedGenerated}), "real-run-screenshot.png")
 	})

@@ -25,7 +25,7 @@
 // write-up puts its conclusion under each slide.
 //
 // Server and host metrics are read generically: whatever the sampler wrote
-// under Extra["server_metrics"] or Extra["host_metrics"], as a JSON array of
+// as Extra.ServerMetrics or Extra.HostMetrics, as a JSON array of
 // objects with a time "t" in seconds and numeric fields, is plotted, grouped
 // by name prefix and unit, so that a new metric needs no change here.
 package report

@@ -167,9 +167,9 @@ func synthRun(t testing.TB, spec runSpec) *results.Results {
 		Partial: spec.partial,
 	}
 	if spec.metrics {
-		meta.Extra = map[string]any{
-			ExtraServerMetrics: serverMetrics(spec.seconds, spec.opsPerSec),
-			ExtraHostMetrics:   hostMetrics(spec.seconds),
+		meta.Extra = &results.Extra{
+			ServerMetrics: serverMetrics(spec.seconds, spec.opsPerSec),
+			HostMetrics:   hostMetrics(spec.seconds),
 		}
 	}
 	r, err := results.NewResults(s, meta)

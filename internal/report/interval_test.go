@@ -74,12 +74,12 @@ func TestRealRunThroughput(t *testing.T) {
 
 	// Its host metrics end with a sample 11 ms after the one before, whose
 	// rates (system CPU 100%, disk utilisation 0%) are the stop's.
-	mv := metricsSection("run-1-host", "Host metrics", "host", res.Extra[ExtraHostMetrics], res.Start)
+	mv := metricsSection("run-1-host", "Host metrics", "host", res.Extra.HostMetrics, res.Start)
 	if len(mv.Figures) == 0 || !slices.ContainsFunc(mv.Notes, func(n string) bool { return strings.Contains(n, "The last sample") }) {
 		t.Fatalf("host metrics: %d figures, notes %q; want the last sample's leaving out said", len(mv.Figures), mv.Notes)
 	}
 	// Its server metrics are empty samples: nothing charted, nothing cut.
-	if sv := metricsSection("run-1-server", "Server metrics", "server", res.Extra[ExtraServerMetrics], res.Start); len(sv.Figures) != 0 || !slices.Equal(sv.Notes, []string{"No server metric was recorded."}) {
+	if sv := metricsSection("run-1-server", "Server metrics", "server", res.Extra.ServerMetrics, res.Start); len(sv.Figures) != 0 || !slices.Equal(sv.Notes, []string{"No server metric was recorded."}) {
 		t.Errorf("server metrics: %d figures, notes %q; want only that none was recorded", len(sv.Figures), sv.Notes)
 	}
 	for _, f := range mv.Figures {

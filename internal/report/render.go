@@ -25,12 +25,6 @@ var styleSheet string
 
 var pageTemplate = template.Must(template.New("report").Parse(pageSource))
 
-// The Extra keys whose metrics the report plots: the results file's.
-const (
-	ExtraServerMetrics = results.ExtraServerMetrics
-	ExtraHostMetrics   = results.ExtraHostMetrics
-)
-
 // Render writes the report of in to w as one self-contained HTML page: no
 // script, every style inlined, every chart an inline SVG. Nothing is written
 // when the input is unusable.
@@ -166,11 +160,10 @@ type compRow struct {
 // clientBoundBanner says that a run's client was its bottleneck, from the
 // figures load and run record of their own process; "" when it was not.
 func clientBoundBanner(r *results.Results, name string) string {
-	if bound, _ := r.Extra["client_bound"].(bool); !bound {
+	if r.Extra == nil || r.Extra.Client == nil || !r.Extra.Client.Bound {
 		return ""
 	}
-	util, _ := r.Extra["client_utilization"].(float64)
-	cpus, _ := r.Extra["client_allowed_cpus"].(float64)
+	util, cpus := r.Extra.Client.Utilization, r.Extra.Client.AllowedCPUs
 	return fmt.Sprintf("%s was client-bound: the client used %.0f%% of the %s CPUs it may use, so its throughput and latencies describe the client more than the server.",
 		capitalize(name), 100*util, strconv.FormatFloat(cpus, 'f', -1, 64))
 }

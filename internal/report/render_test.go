@@ -178,9 +178,9 @@ func TestRenderDegenerate(t *testing.T) {
 	merged.Intervals = []results.IntervalResult{{Index: 0, EndS: 1, Operations: 5, OpsPerSec: 5,
 		Measurements: []results.MeasurementResult{{Name: "READ", Op: "READ", Service: &results.LatencyResult{Count: 5}}}}}
 	badMetrics := *run
-	badMetrics.Extra = map[string]any{ExtraServerMetrics: "not an array"}
+	badMetrics.Extra = &results.Extra{ServerMetrics: "not an array"}
 	clientBound := *run
-	clientBound.Extra = map[string]any{"client_bound": true, "client_utilization": 0.934, "client_allowed_cpus": 1.0}
+	clientBound.Extra = &results.Extra{Client: &results.Client{Bound: true, Utilization: 0.934, AllowedCPUs: 1}}
 	for _, tc := range []struct {
 		name string
 		in   *Input

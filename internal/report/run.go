@@ -59,15 +59,19 @@ func buildRun(i int, r *results.Results, name string) runView {
 	} else {
 		rv.Figures = append(rv.Figures, f)
 	}
-	for _, src := range []struct{ key, title, who string }{
-		{ExtraServerMetrics, "Server metrics", "server"},
-		{ExtraHostMetrics, "Host metrics", "host"},
-	} {
-		v, ok := r.Extra[src.key]
-		if !ok || v == nil {
-			continue
+	if r.Extra != nil {
+		for _, src := range []struct {
+			series     any
+			title, who string
+		}{
+			{r.Extra.ServerMetrics, "Server metrics", "server"},
+			{r.Extra.HostMetrics, "Host metrics", "host"},
+		} {
+			if src.series == nil {
+				continue
+			}
+			rv.Metrics = append(rv.Metrics, metricsSection(id+"-"+src.who, src.title, src.who, src.series, r.Start))
 		}
-		rv.Metrics = append(rv.Metrics, metricsSection(id+"-"+src.who, src.title, src.who, v, r.Start))
 	}
 	return rv
 }

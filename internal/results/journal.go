@@ -14,6 +14,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/outfile"
 )
 
@@ -62,7 +63,6 @@ type journalLine struct {
 	Operations   int64                       `json:"operations,omitempty"`
 	Measurements []MeasurementResult         `json:"measurements,omitempty"`
 	Status       map[string]map[string]int64 `json:"status,omitempty"`
-	Extra        map[string]any              `json:"extra,omitempty"`
 	// Metrics is what the server and the hosts did in interval Index, in
 	// the form of a results file's interval metrics.
 	Metrics json.RawMessage `json:"metrics,omitempty"`
@@ -102,10 +102,10 @@ func (j *Journal) write(l journalLine) error {
 	return nil
 }
 
-// Interval appends one interval. extra holds what samplers recorded for it.
-func (j *Journal) Interval(iv *measure.Interval, extra map[string]any) error {
+// Interval appends one interval.
+func (j *Journal) Interval(iv *measure.Interval) error {
 	l := journalLine{Type: "interval", Index: iv.Index, StartNs: iv.StartNs, EndNs: iv.EndNs,
-		Operations: iv.Operations, Status: statusMap(&iv.Status), Extra: extra}
+		Operations: iv.Operations, Status: statusMap(&iv.Status)}
 	for i := range iv.Measurements {
 		m := &iv.Measurements[i]
 		mr := MeasurementResult{Name: m.Name, Op: m.Op.String(), Failed: m.Failed}
@@ -123,8 +123,8 @@ func (j *Journal) Interval(iv *measure.Interval, extra map[string]any) error {
 
 // Metrics appends the server and host metrics sampled over interval
 // index, before or after that interval's own line.
-func (j *Journal) Metrics(index int, metrics any) error {
-	raw, err := json.Marshal(metrics)
+func (j *Journal) Metrics(index int, m *metrics.IntervalMetrics) error {
+	raw, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("journal metrics of interval %d: %w", index, err)
 	}
@@ -178,7 +178,7 @@ func ReadJournal(r io.Reader) (*Results, error) {
 		lineNo  int
 		firstNs int64 = -1
 		// metrics holds the intervals' metrics by index.
-		metrics = map[int]any{}
+		byIndex = map[int]*metrics.IntervalMetrics{}
 	)
 	for sc.Scan() {
 		lineNo++
@@ -193,8 +193,8 @@ func ReadJournal(r io.Reader) (*Results, error) {
 		}
 		switch l.Type {
 		case "header":
-			if l.FormatVersion != FormatVersion {
-				return nil, fmt.Errorf("journal: format_version %d is not supported (want %d)", l.FormatVersion, FormatVersion)
+			if l.FormatVersion < oldestFormatVersion || l.FormatVersion > FormatVersion {
+				return nil, fmt.Errorf("journal: format_version %d is not supported (want %d to %d)", l.FormatVersion, oldestFormatVersion, FormatVersion)
 			}
 			h := l
 			header = &h
@@ -247,11 +247,11 @@ func ReadJournal(r io.Reader) (*Results, error) {
 			sum.EndNs = l.EndNs
 			sum.Intervals = append(sum.Intervals, stats)
 		case "metrics":
-			var m any
+			var m metrics.IntervalMetrics
 			if err := json.Unmarshal(l.Metrics, &m); err != nil {
 				return nil, fmt.Errorf("journal line %d: metrics: %w", lineNo, err)
 			}
-			metrics[l.Index] = m
+			byIndex[l.Index] = &m
 		case "end":
 			ended, partial = true, l.Partial
 		}
@@ -283,54 +283,41 @@ func ReadJournal(r io.Reader) (*Results, error) {
 	if header.Tool != nil {
 		meta.Tool = *header.Tool
 	}
-	meta.Extra = metricsSeries(metrics, sum.Intervals, *header.Start)
+	meta.Extra = metricsSeries(byIndex, sum.Intervals, *header.Start)
 	res, err := NewResults(sum, meta)
 	if err != nil {
 		return nil, err
 	}
 	for i := range res.Intervals {
-		if m, ok := metrics[res.Intervals[i].Index]; ok {
+		if m, ok := byIndex[res.Intervals[i].Index]; ok {
 			res.Intervals[i].Metrics = m
 		}
 	}
 	return res, nil
 }
 
-// The keys under which a results file's extra section holds the server and
-// host metrics as time series: written by a run and by ReadJournal, read by
-// reports.
-const (
-	ExtraServerMetrics = "server_metrics"
-	ExtraHostMetrics   = "host_metrics"
-)
-
 // metricsSeries rebuilds the extra section's server and host time series
 // from the intervals' metrics, as the run writes them into the results
-// file: in interval order, each sample {"t": seconds from the run's start
-// to the sample, "server" or "host": …}. The sample's own end time places
-// it; failing that, the end of its latency interval. It returns nil when
-// the journal has no metrics.
-func metricsSeries(metrics map[int]any, intervals []measure.IntervalStats, start time.Time) map[string]any {
+// file: in interval order, each sample placed at its own end time, failing
+// that at the end of its latency interval. It returns nil when the journal
+// has no metrics.
+func metricsSeries(byIndex map[int]*metrics.IntervalMetrics, intervals []measure.IntervalStats, start time.Time) *Extra {
 	endNs := make(map[int]int64, len(intervals))
 	for _, iv := range intervals {
 		endNs[iv.Index] = iv.EndNs
 	}
-	indexes := make([]int, 0, len(metrics))
-	for i := range metrics {
+	indexes := make([]int, 0, len(byIndex))
+	for i := range byIndex {
 		indexes = append(indexes, i)
 	}
 	slices.Sort(indexes)
-	var server, host []any
+	var server []ServerSample
+	var host []HostSample
 	for _, i := range indexes {
-		obj, ok := metrics[i].(map[string]any)
-		if !ok {
-			continue
-		}
+		m := byIndex[i]
 		t, placed := 0.0, false
-		if s, ok := obj["end"].(string); ok {
-			if end, err := time.Parse(time.RFC3339Nano, s); err == nil {
-				t, placed = end.Sub(start).Seconds(), true
-			}
+		if !m.End.IsZero() {
+			t, placed = m.End.Sub(start).Seconds(), true
 		}
 		if ns, ok := endNs[i]; ok && !placed {
 			t, placed = float64(ns)/1e9, true
@@ -338,22 +325,22 @@ func metricsSeries(metrics map[int]any, intervals []measure.IntervalStats, start
 		if !placed {
 			continue
 		}
-		if v := obj["server"]; v != nil {
-			server = append(server, map[string]any{"t": t, "server": v})
+		if m.Server != nil {
+			server = append(server, ServerSample{T: t, Server: m.Server})
 		}
-		if v := obj["host"]; v != nil {
-			host = append(host, map[string]any{"t": t, "host": v})
+		if m.Host != nil {
+			host = append(host, HostSample{T: t, Host: m.Host})
 		}
 	}
 	if server == nil && host == nil {
 		return nil
 	}
-	extra := map[string]any{}
+	extra := &Extra{}
 	if server != nil {
-		extra[ExtraServerMetrics] = server
+		extra.ServerMetrics = server
 	}
 	if host != nil {
-		extra[ExtraHostMetrics] = host
+		extra.HostMetrics = host
 	}
 	return extra
 }

@@ -75,7 +75,7 @@ func TestJournalRoundTrip(t *testing.T) {
 	}
 	var werr error
 	sum := recordRun(t, func(iv *measure.Interval) {
-		if err := j.Interval(iv, map[string]any{"k": 1}); err != nil && werr == nil {
+		if err := j.Interval(iv); err != nil && werr == nil {
 			werr = err
 		}
 	}, clock)
@@ -256,7 +256,7 @@ func TestJournalMetricsRoundTrip(t *testing.T) {
 				werr = err
 			}
 		}
-		check(j.Interval(iv, nil))
+		check(j.Interval(iv))
 		for _, i := range map[int][]int{0: {0}, 2: {2, 3}}[iv.Index] {
 			written[i] = metricsFor(i)
 			check(j.Metrics(i, written[i]))
@@ -301,8 +301,8 @@ func TestJournalMetricsRoundTrip(t *testing.T) {
 		switch {
 		case !ok && iv.Metrics != nil:
 			t.Errorf("interval %d: metrics %v, none written", iv.Index, iv.Metrics)
-		case ok && !reflect.DeepEqual(iv.Metrics, asRead(w)):
-			t.Errorf("interval %d metrics:\n got %v\nwant %v", iv.Index, iv.Metrics, asRead(w))
+		case ok && !reflect.DeepEqual(asRead(iv.Metrics), asRead(w)):
+			t.Errorf("interval %d metrics:\n got %v\nwant %v", iv.Index, asRead(iv.Metrics), asRead(w))
 		}
 	}
 	// The restored metrics decode into the sampler's type again.
@@ -316,14 +316,16 @@ func TestJournalMetricsRoundTrip(t *testing.T) {
 
 	// The time series are those of the written metrics, in interval order,
 	// each at its sample's end: 1.007 s after the start for interval 0.
-	server, _ := got.Extra[ExtraServerMetrics].([]any)
-	host, _ := got.Extra[ExtraHostMetrics].([]any)
+	if got.Extra == nil {
+		t.Fatal("no extra section")
+	}
+	server, _ := got.Extra.ServerMetrics.([]ServerSample)
+	host, _ := got.Extra.HostMetrics.([]HostSample)
 	if len(server) != len(written) || len(host) != len(written) {
 		t.Fatalf("extra: %d server and %d host samples, want %d", len(server), len(host), len(written))
 	}
-	first, _ := server[0].(map[string]any)
-	if tt, _ := first["t"].(float64); tt < 1.0069 || tt > 1.0071 || !reflect.DeepEqual(first["server"], asRead(written[0].Server)) {
-		t.Errorf("first server sample = %v", first)
+	if first := server[0]; first.T < 1.0069 || first.T > 1.0071 || !reflect.DeepEqual(asRead(first.Server), asRead(written[0].Server)) {
+		t.Errorf("first server sample = %+v", first)
 	}
 
 	// A killed run: the end line and half of the last interval line are
@@ -337,7 +339,7 @@ func TestJournalMetricsRoundTrip(t *testing.T) {
 	if !part.Partial || len(part.Intervals) != len(got.Intervals)-1 {
 		t.Fatalf("killed run: partial %v, %d intervals of %d", part.Partial, len(part.Intervals), len(got.Intervals))
 	}
-	if !reflect.DeepEqual(part.Intervals[0].Metrics, asRead(written[0])) {
+	if !reflect.DeepEqual(asRead(part.Intervals[0].Metrics), asRead(written[0])) {
 		t.Errorf("killed run lost interval 0's metrics: %v", part.Intervals[0].Metrics)
 	}
 }
@@ -363,7 +365,7 @@ func TestReadJournalRefusesDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	recordRun(t, func(iv *measure.Interval) {
-		if err := j.Interval(iv, nil); err != nil {
+		if err := j.Interval(iv); err != nil {
 			t.Error(err)
 		}
 	}, clock)
@@ -399,7 +401,7 @@ func TestReadJournalRefusesDamage(t *testing.T) {
 		{"an interval's histogram damaged", header + histogram.ReplaceAllString(first, `"histogram":"HISTFAAAAEV4nJNpmSzMwMDAxgABzFCaEUoz2X-AsQAAAAA="`) + end, "histogram"},
 		{"an interval's histogram not base64", header + histogram.ReplaceAllString(first, `"histogram":"!!"`) + end, "decode histogram"},
 		{"an unknown operation", header + regexp.MustCompile(`"op":"[A-Z]+"`).ReplaceAllString(first, `"op":"FROB"`) + end, `unknown operation "FROB"`},
-		{"a newer format", strings.Replace(header, `"format_version":1`, `"format_version":99`, 1) + first + end, "format_version 99"},
+		{"a newer format", strings.Replace(header, `"format_version":2`, `"format_version":99`, 1) + first + end, "format_version 99"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

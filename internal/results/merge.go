@@ -101,7 +101,7 @@ func Merge(parts ...*Results) (*Results, error) {
 	m.ErrorMessages = measure.MergeErrorMessages(msgSets...)
 
 	meta := Meta{Tool: parts[0].Tool, Phase: phase, Label: parts[0].Label, Config: maps.Clone(parts[0].Config)}
-	var from []any
+	var from []MergedPart
 	for _, p := range parts {
 		meta.Partial = meta.Partial || p.Partial
 		if p.Label != meta.Label {
@@ -112,19 +112,10 @@ func Merge(parts ...*Results) (*Results, error) {
 				delete(meta.Config, k)
 			}
 		}
-		part := map[string]any{
-			"label":      p.Label,
-			"start":      p.Start.UTC().Format(time.RFC3339Nano),
-			"end":        p.End.UTC().Format(time.RFC3339Nano),
-			"operations": p.Operations,
-			"partial":    p.Partial,
-		}
-		if len(p.Command) > 0 {
-			part["command"] = p.Command
-		}
-		from = append(from, part)
+		from = append(from, MergedPart{Label: p.Label, Start: p.Start.UTC(), End: p.End.UTC(),
+			Operations: p.Operations, Partial: p.Partial, Command: p.Command})
 	}
-	meta.Extra = map[string]any{"merged_from": from}
+	meta.Extra = &Extra{MergedFrom: from}
 	return NewResults(m, meta)
 }
 

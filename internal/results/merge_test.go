@@ -75,8 +75,9 @@ func TestMerge(t *testing.T) {
 	if len(m.Config) != 1 || m.Config["threadcount"] != "8" {
 		t.Errorf("config %v, want only what both parts share", m.Config)
 	}
-	if from, ok := m.Extra["merged_from"].([]any); !ok || len(from) != 2 {
-		t.Errorf("extra %v, want the two parts listed", m.Extra)
+	if m.Extra == nil || len(m.Extra.MergedFrom) != 2 || m.Extra.MergedFrom[0].Operations != a.Operations ||
+		!m.Extra.MergedFrom[1].Start.Equal(b.Start) || m.Extra.MergedFrom[1].Label != "sweep" {
+		t.Errorf("extra %+v, want the two parts listed in order", m.Extra)
 	}
 	// Intervals combine by index: counts and rates add up, the mean is the
 	// weighted mean, percentiles are left out.

@@ -12,11 +12,17 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
 )
 
 // FormatVersion is the version of the results file format this package
-// writes and reads.
-const FormatVersion = 1
+// writes. Version 1 files (and journals) still read: version 2 gave the
+// "extra" object and the intervals' metrics their types, with the same
+// JSON keys, so a version-1 file decodes into the same fields.
+const FormatVersion = 2
+
+// oldestFormatVersion is the oldest version the readers accept.
+const oldestFormatVersion = 1
 
 // The phases of a run.
 const (
@@ -68,9 +74,10 @@ type Results struct {
 	ErrorWindows []ErrorWindowResult `json:"error_windows,omitempty"`
 	// ErrorMessages say why operations failed, per operation.
 	ErrorMessages []OpErrorsResult `json:"error_messages,omitempty"`
-	// Extra holds sections other parts of the tool add (server and host
-	// metrics, merge provenance).
-	Extra map[string]any `json:"extra,omitempty"`
+	// Extra holds the sections other parts of the tool add (runner counts,
+	// client, topology, sizes, server and host metrics, sweep position,
+	// merge provenance).
+	Extra *Extra `json:"extra,omitempty"`
 }
 
 // Tool names the program that wrote a results file.
@@ -115,7 +122,7 @@ type IntervalResult struct {
 	Measurements []MeasurementResult `json:"measurements,omitempty"`
 	// Metrics is what the server and the hosts did in the same interval
 	// (see the metrics package), when they were sampled.
-	Metrics any `json:"metrics,omitempty"`
+	Metrics *metrics.IntervalMetrics `json:"metrics,omitempty"`
 }
 
 // ErrorWindowResult is a stretch of the run with failed operations, in
@@ -149,7 +156,7 @@ type Meta struct {
 	Phase   string
 	Config  map[string]string
 	Partial bool
-	Extra   map[string]any
+	Extra   *Extra
 }
 
 // NewResults builds the results of a run from its summary.
@@ -316,9 +323,12 @@ func ReadJSON(r io.Reader) (*Results, error) {
 	if err := dec.Decode(&res); err != nil {
 		return nil, fmt.Errorf("read results: %w", err)
 	}
-	if res.FormatVersion != FormatVersion {
-		return nil, fmt.Errorf("read results: format_version %d is not supported (want %d)", res.FormatVersion, FormatVersion)
+	if res.FormatVersion < oldestFormatVersion || res.FormatVersion > FormatVersion {
+		return nil, fmt.Errorf("read results: format_version %d is not supported (want %d to %d)", res.FormatVersion, oldestFormatVersion, FormatVersion)
 	}
+	// Read, the file is the current model: a version-1 file's extra
+	// sections decoded into the same typed fields.
+	res.FormatVersion = FormatVersion
 	if err := res.check(); err != nil {
 		return nil, fmt.Errorf("read results: %w", err)
 	}

@@ -17,7 +17,7 @@ var testMeta = Meta{
 	Label:   "trial-1",
 	Phase:   PhaseRun,
 	Config:  map[string]string{"threadcount": "16", "recordcount": "1000", "workload": "site.ycsb.workloads.CoreWorkload"},
-	Extra:   map[string]any{"host": map[string]any{"cpus": 2}},
+	Extra:   &Extra{Client: &Client{HostCPUs: 2, AllowedCPUs: 2}},
 }
 
 func testResults(t *testing.T) *Results {
@@ -46,7 +46,7 @@ func TestResultsGolden(t *testing.T) {
 func TestResultsFigures(t *testing.T) {
 	t.Parallel()
 	r := testResults(t)
-	if r.FormatVersion != 1 || r.Phase != "run" || r.RuntimeMs != 40000 || r.Operations != 2005 || r.ThroughputOpsSec != 50.125 {
+	if r.FormatVersion != FormatVersion || r.Phase != "run" || r.RuntimeMs != 40000 || r.Operations != 2005 || r.ThroughputOpsSec != 50.125 {
 		t.Errorf("header: version %d phase %q runtime %d ops %d throughput %v",
 			r.FormatVersion, r.Phase, r.RuntimeMs, r.Operations, r.ThroughputOpsSec)
 	}
@@ -168,7 +168,7 @@ func TestReadJSONErrors(t *testing.T) {
 	tests := []struct{ name, input, want string }{
 		{"not JSON", "hello", "read results"},
 		{"cut short", valid[:len(valid)/2], "unexpected EOF"},
-		{"future version", strings.Replace(valid, `"format_version": 1`, `"format_version": 2`, 1), "format_version 2"},
+		{"future version", strings.Replace(valid, `"format_version": 2`, `"format_version": 3`, 1), "format_version 3"},
 		{"no version", `{"phase": "run"}`, "format_version 0"},
 		{"unknown op", strings.Replace(valid, `"op": "UPDATE"`, `"op": "UPSERT"`, 1), `unknown operation "UPSERT"`},
 		{"unknown status", strings.Replace(valid, `"NOT_FOUND": 2`, `"MISSING": 2`, 1), `unknown status "MISSING"`},

@@ -125,27 +125,6 @@ func formatCPUs(c float64) string {
 	return fmt.Sprintf("%.2f", c)
 }
 
-// Fields returns the usage as flat values for a results file's extra
-// figures, with units in the names.
-func (u Usage) Fields() map[string]any {
-	return map[string]any{
-		"client_cpu_user_s":       u.User.Seconds(),
-		"client_cpu_system_s":     u.System.Seconds(),
-		"client_wall_s":           u.Wall.Seconds(),
-		"client_utilization":      u.Utilization,
-		"client_run_queue_wait_s": u.RunQueueWait.Seconds(),
-		"client_waiting":          u.Waiting,
-		"client_bound":            u.ClientBound(),
-		"client_allowed_cpus":     u.Limits.Allowed,
-		"client_gomaxprocs":       u.Limits.GOMAXPROCS,
-		"client_cgroup_cpus":      u.Limits.CgroupCPUs,
-		"host_cpus":               u.Limits.NumCPU,
-		"client_rss_bytes":        u.RSS,
-		"client_peak_rss_bytes":   u.PeakRSS,
-		"client_max_rss_bytes":    u.MaxRSS,
-	}
-}
-
 // utilization is cpu ÷ (wall × allowed), 0 when either is not positive.
 func utilization(cpu, wall time.Duration, allowed float64) float64 {
 	if wall <= 0 || allowed <= 0 {

@@ -107,10 +107,6 @@ func TestUsageFigures(t *testing.T) {
 			if c.bound && (!strings.Contains(w, "client-bound") || !strings.Contains(w, "of the 2 CPUs")) {
 				t.Errorf("Warning() = %q: should name the 2 allowed CPUs and say client-bound", w)
 			}
-			f := u.Fields()
-			if f["client_bound"] != c.bound || f["client_allowed_cpus"] != 2.0 || f["host_cpus"] != 4 {
-				t.Errorf("Fields() = %v", f)
-			}
 		})
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
 )
 
@@ -105,13 +106,14 @@ func TestRoundTrip(t *testing.T) {
 	}{
 		// A finished run phase, as the CLI saves it.
 		{"run", func(t *testing.T) *results.Results { return runResults(t, "baseline", results.PhaseRun, t0, 5000) }, SaveOptions{}},
-		// An interrupted load with extra sections of nested JSON, in a sweep.
+		// An interrupted load with nested extra sections, in a sweep.
 		{"partial load with extras", func(t *testing.T) *results.Results {
 			r := runResults(t, "", results.PhaseLoad, t0.Add(time.Hour), 42)
 			r.Partial = true
-			r.Extra = map[string]any{
-				"server": map[string]any{"version": "7.0.2", "opcounters": []any{1.0, 2.5, "x"}},
-				"merge":  map[string]any{"parts": []any{map[string]any{"label": "w1", "ok": true, "none": nil}}},
+			r.Extra = &results.Extra{
+				Topology:      &metrics.TopologyInfo{Kind: metrics.KindStandalone, Version: "7.0.2", Hosts: []string{"db1:27017"}},
+				ServerMetrics: []any{map[string]any{"t": 1.0, "server": map[string]any{"opcounters": []any{1.0, 2.5, "x"}, "none": nil}}},
+				MergedFrom:    []results.MergedPart{{Label: "w1", Start: t0, End: t0.Add(time.Second), Operations: 3}},
 			}
 			return r
 		}, SaveOptions{SweepID: "sw-1", Point: map[string]string{"threadcount": "16"}, Trial: 2}},
@@ -771,7 +773,8 @@ func TestSecretsNeverReachTheFile(t *testing.T) {
 	// As if the caller had forgotten to redact, everywhere at once.
 	r.Command = append(r.Command, "-p", "mongodb.url="+url)
 	r.Config["mongodb.url"] = url
-	r.Extra = map[string]any{"server": map[string]any{"uri": url, "hosts": []any{url}}}
+	r.Extra = &results.Extra{Topology: &metrics.TopologyInfo{Kind: metrics.KindUnknown, Hosts: []string{url}},
+		MergedFrom: []results.MergedPart{{Label: url, Start: t0, End: t0, Command: []string{"mongobench", "-p", "mongodb.url=" + url}}}}
 	id := save(t, s, r, SaveOptions{SweepID: "s", Point: map[string]string{"mongodb.url": url}})
 
 	got, err := s.Get(context.Background(), id)

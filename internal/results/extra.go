@@ -1,0 +1,159 @@
+package results
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/metrics"
+)
+
+// Extra is the results file's "extra" object: what the run, the client, the
+// server and the commands around a phase add to its measurements. Each
+// section is typed; the JSON keys are those of format version 1, where the
+// object was free-form, so that scripts reading them keep working. The
+// runner's counts and the client's figures stay flat in the object, as
+// version 1 wrote them, through embedded structs; a nil section is absent
+// from the file.
+type Extra struct {
+	*Runner
+	*Client
+	Topology *metrics.TopologyInfo `json:"topology,omitempty"`
+	Warmup   *Warmup               `json:"warmup,omitempty"`
+	Sizes    *Sizes                `json:"sizes,omitempty"`
+	// ServerMetrics and HostMetrics are the time series of the server and
+	// host metrics sampled over the run, in interval order: a run writes
+	// []ServerSample and []HostSample. They are still read back as decoded
+	// JSON, the form the report's metric charts walk, until those charts
+	// read the metrics types.
+	ServerMetrics any `json:"server_metrics,omitempty"`
+	HostMetrics   any `json:"host_metrics,omitempty"`
+	// Sweep says where the run belongs in a sweep.
+	Sweep *SweepMark `json:"sweep,omitempty"`
+	// StoppedByErrors says why a phase ended on failures.
+	StoppedByErrors *ErrorStop `json:"stopped_by_errors,omitempty"`
+	// MergedFrom names the results a merge added up, in argument order.
+	MergedFrom []MergedPart `json:"merged_from,omitempty"`
+}
+
+// Runner is what the runner counted besides the measurements.
+type Runner struct {
+	// LateStarts counts the operations of an open-loop run that started
+	// after their intended time because no worker was free.
+	LateStarts int64 `json:"late_starts"`
+	// AbandonedAtStop counts the operations in flight when the phase's time
+	// or a signal ended it: not measured, though the server may have done them.
+	AbandonedAtStop    int64 `json:"abandoned_at_stop"`
+	StoppedByTime      bool  `json:"stopped_by_time"`
+	StoppedBySignal    bool  `json:"stopped_by_signal"`
+	OperationsStarted  int64 `json:"operations_started"`
+	MeasuredOperations int64 `json:"measured_operations"`
+}
+
+// Client is what the client process used over the phase (see the selfmon
+// package) and whether it, rather than the server, was the bottleneck.
+type Client struct {
+	CPUUserS      float64 `json:"client_cpu_user_s"`
+	CPUSystemS    float64 `json:"client_cpu_system_s"`
+	WallS         float64 `json:"client_wall_s"`
+	Utilization   float64 `json:"client_utilization"`
+	RunQueueWaitS float64 `json:"client_run_queue_wait_s"`
+	Waiting       float64 `json:"client_waiting"`
+	Bound         bool    `json:"client_bound"`
+	AllowedCPUs   float64 `json:"client_allowed_cpus"`
+	GOMAXPROCS    int     `json:"client_gomaxprocs"`
+	CgroupCPUs    float64 `json:"client_cgroup_cpus"`
+	HostCPUs      int     `json:"host_cpus"`
+	RSSBytes      int64   `json:"client_rss_bytes"`
+	PeakRSSBytes  int64   `json:"client_peak_rss_bytes"`
+	MaxRSSBytes   int64   `json:"client_max_rss_bytes"`
+	// IncludesEmbeddedServer says the figures cover the embedded server
+	// too, which runs in the client's process.
+	IncludesEmbeddedServer bool `json:"client_includes_embedded_server"`
+	// CPUPerOpUs is absent when the CPU time could not be read or nothing
+	// was done.
+	CPUPerOpUs *float64 `json:"client_cpu_per_op_us,omitempty"`
+}
+
+// Warmup is what the warm-up before the measured phase did.
+type Warmup struct {
+	Seconds    float64          `json:"seconds"`
+	Operations int64            `json:"operations"`
+	Throughput float64          `json:"throughput_ops_sec"`
+	P99us      map[string]int64 `json:"p99_us"`
+	// Abandoned operations were in flight when the warm-up's time ran out:
+	// not counted, though the server may have done them.
+	Abandoned int64 `json:"abandoned_at_stop,omitempty"`
+}
+
+// Sizes are the collection's sizes before and after the phase; either is
+// null when it could not be read.
+type Sizes struct {
+	Start *metrics.SizeStats `json:"start"`
+	End   *metrics.SizeStats `json:"end"`
+}
+
+// ServerSample is the server's metrics over one interval; T is the end of
+// the sample in seconds from the run's start.
+type ServerSample struct {
+	T      float64                 `json:"t"`
+	Server *metrics.ServerInterval `json:"server"`
+}
+
+// HostSample is the hosts' metrics over one interval, as ServerSample.
+type HostSample struct {
+	T    float64               `json:"t"`
+	Host *metrics.HostInterval `json:"host"`
+}
+
+// SweepMark is where a run belongs in a sweep, so that compare and report
+// can group the runs of a sweep by point from the files alone.
+type SweepMark struct {
+	ID string `json:"id"`
+	// Varied lists the varied properties in command-line order.
+	Varied []string          `json:"varied"`
+	Point  map[string]string `json:"point"`
+	Trial  int               `json:"trial"`
+	// Warmup marks the trial --discard-first leaves out of the figures.
+	Warmup bool `json:"warmup,omitempty"`
+}
+
+// Label names the mark's point, its varied properties in command-line
+// order: "threadcount=4 recordcount=1000".
+func (m *SweepMark) Label() string {
+	names := m.Varied
+	if len(names) == 0 {
+		names = slices.Sorted(maps.Keys(m.Point))
+	}
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		if v, ok := m.Point[n]; ok {
+			parts = append(parts, n+"="+v)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// ErrorStop says why a phase ended on failures.
+type ErrorStop struct {
+	Flag   string  `json:"flag"` // --max-errors or --max-error-rate
+	Limit  float64 `json:"limit"`
+	Failed int64   `json:"failed_operations"`
+	// The window --max-error-rate judged: operations finished in it, and
+	// its bounds in seconds from the phase's start.
+	Finished     int64   `json:"finished_operations,omitempty"`
+	WindowStartS float64 `json:"window_start_s,omitempty"`
+	WindowEndS   float64 `json:"window_end_s,omitempty"`
+	Reason       string  `json:"reason"`
+}
+
+// MergedPart is one of the results a merge added up.
+type MergedPart struct {
+	Label      string    `json:"label"`
+	Start      time.Time `json:"start"`
+	End        time.Time `json:"end"`
+	Operations int64     `json:"operations"`
+	Partial    bool      `json:"partial"`
+	Command    []string  `json:"command,omitempty"`
+}
