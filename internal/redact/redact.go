@@ -170,6 +170,12 @@ func passwordStart(seg string, whole bool) int {
 				return c
 			}
 		}
+		// Any other "scheme" may as well be a user name whose password
+		// starts with '/' ("user:/pw:x@h"): mask from its ':', which
+		// hides a user name too at worst.
+		if !knownScheme(seg, u) {
+			return schemeColon(seg, u) + 1
+		}
 		if c := strings.IndexByte(seg[u:], ':'); c >= 0 {
 			// That ':' may open the next URL of the line ("mongodb://h/x
 			// and mongodb://u:pw@h"): its user name comes after it.

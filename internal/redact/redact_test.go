@@ -45,7 +45,10 @@ func TestURL(t *testing.T) {
 		{"mongodb://user@h/db?authMechanism=MONGODB-X509", "mongodb://user@h/db?authMechanism=MONGODB-X509"},
 		// No scheme, a mangled scheme, a stray one.
 		{"bench:pw@host:27017", "bench:***@host:27017"},
-		{"mongodb:/bench:pw@h/x", "mongodb:/bench:***@h/x"},
+		// A mangled scheme may be a user name whose password starts with
+		// '/': everything after its ':' is masked.
+		{"mongodb:/bench:pw@h/x", "mongodb:***@h/x"},
+		{"user:/S3NT1NEL:@0", "user:***@0"},
 		{"mongodb:bench:pw@h/x", "mongodb:***@h/x"},
 		{"bench:/pw@h", "bench:***@h"},
 		{"  mongodb://u:pw@h", "  mongodb://u:***@h"},
