@@ -193,3 +193,55 @@ func BenchmarkScheduleLag(b *testing.B) {
 		})
 	}
 }
+
+// deadlineDB bounds every call by a per-operation deadline on the context
+// it is given, as the mongo binding does for optimeout, and then answers at
+// once: what is left is the cost of that deadline on the worker's context.
+type deadlineDB struct {
+	nopDB
+	timeout time.Duration
+}
+
+func (d deadlineDB) Read(ctx context.Context, table, key string, fields []string, visit db.FieldVisitor) error {
+	ctx, cancel := context.WithTimeout(ctx, d.timeout)
+	defer cancel()
+	return d.nopDB.Read(ctx, table, key, fields, visit)
+}
+
+// BenchmarkOpDeadline is a whole run phase whose every operation sets and
+// removes a deadline on the context the runner hands the binding, at 1, 16
+// and 64 workers: the per-operation context path of a run with optimeout.
+// Where that context's lock is shared, the workers' wait for it shows in a
+// mutex profile (context.propagateCancel, context.removeChild):
+//
+//	go test ./internal/runner -run XXX -bench OpDeadline -mutexprofile mutex.out -mutexprofilefraction 1
+func BenchmarkOpDeadline(b *testing.B) {
+	for _, threads := range []int{1, 16, 64} {
+		b.Run("threads="+strconv.Itoa(threads), func(b *testing.B) {
+			spec := benchSpec(b, true, threads)
+			core, err := workload.NewCore(spec, spec.RecordCount, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			clock := measure.NewClock()
+			collector := measure.NewCollector(measure.Options{Threads: threads}, clock)
+			var calls atomic.Int64
+			collector.Start(nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			_, err = Run(context.Background(), Config{
+				Core: core, Transactions: true, Threads: threads, Operations: int64(b.N),
+				Seed: 1, Clock: SystemClock(clock), Collector: collector,
+				NewDB: func() db.DB { return deadlineDB{nopDB{&calls}, time.Minute} },
+			}, nil)
+			b.StopTimer()
+			sum := collector.Stop()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if sum.Operations != int64(b.N) || calls.Load() != int64(b.N) {
+				b.Fatalf("%d calls, %d operations recorded; want %d", calls.Load(), sum.Operations, b.N)
+			}
+		})
+	}
+}
