@@ -190,13 +190,33 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 			}
 		}()
 	}
+	// Each worker's operations hang off a context of its own: a
+	// per-operation deadline (the binding's optimeout) registers with its
+	// parent and leaves it under the parent's lock, and on the one run
+	// context every worker would take that lock twice per operation.
+	// Cancelling the run still cancels every worker's context, and each
+	// operation in flight, at once; like the run context they carry no
+	// deadline. They are made and released here, one after another, not
+	// by each worker as it starts and ends: a thousand workers starting or
+	// ending together would queue on the run context's lock.
+	workerCtxs := make([]context.Context, cfg.Threads)
+	workerCancels := make([]context.CancelFunc, cfg.Threads)
+	for i := range workerCtxs {
+		workerCtxs[i], workerCancels[i] = context.WithCancel(runCtx)
+	}
+	defer func() {
+		for _, c := range workerCancels {
+			c()
+		}
+	}()
 	for id := 0; id < cfg.Threads; id++ {
 		wg.Add(1)
 		go func(id int) {
 			defer wg.Done()
+			wctx := workerCtxs[id]
 			d := cfg.NewDB()
 			defer d.Close()
-			s := &session{db: d, rec: recorders[id], clock: cfg.Clock, runCtx: runCtx, abandoned: &abandoned, failures: failures}
+			s := &session{db: d, rec: recorders[id], clock: cfg.Clock, runCtx: wctx, abandoned: &abandoned, failures: failures}
 			if b, ok := d.(db.BatchInserter); ok {
 				s.batch = b
 			}
@@ -207,7 +227,7 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 				timer = timers[id]
 			}
 			for {
-				if runCtx.Err() != nil {
+				if wctx.Err() != nil {
 					break
 				}
 				select {
@@ -227,7 +247,7 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 					intended = start + int64(float64(slot)*period)
 					// A time limit reached during the wait ends the
 					// phase before this operation, not with it cut short.
-					if !timer.WaitUntil(intended, quit) || runCtx.Err() != nil {
+					if !timer.WaitUntil(intended, quit) || wctx.Err() != nil {
 						break
 					}
 					// Late by when the worker really started, after
@@ -241,20 +261,20 @@ func Run(ctx context.Context, cfg Config, progress *Progress) (Result, error) {
 				progress.started.Add(1)
 				s.intended = intended
 				if cfg.Transactions {
-					w.DoTransaction(runCtx, s)
+					w.DoTransaction(wctx, s)
 					continue
 				}
 				if batching {
 					s.pending = append(s.pending, intended)
 				}
-				_ = w.DoInsert(runCtx, s)
+				_ = w.DoInsert(wctx, s)
 			}
 		done:
 			// The last partial batch is always sent, even when stopping,
 			// unless the phase was cut off outright.
 			if w.Pending() > 0 {
-				flushCtx := runCtx
-				if runCtx.Err() != nil {
+				flushCtx := wctx
+				if wctx.Err() != nil {
 					flushCtx = context.WithoutCancel(ctx)
 					var c context.CancelFunc
 					flushCtx, c = context.WithTimeout(flushCtx, 30*time.Second)

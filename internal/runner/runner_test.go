@@ -368,6 +368,112 @@ func TestStops(t *testing.T) {
 	}
 }
 
+// holdDB holds every read until its context is done, as a read on a
+// stalled server would: through a per-operation deadline on the context it
+// is handed, as the mongo binding sets for optimeout. It says when each
+// read starts and counts those the phase's cancellation ended.
+type holdDB struct {
+	nopDB
+	started chan<- struct{}
+	cut     *atomic.Int64
+}
+
+func (d holdDB) Read(ctx context.Context, _, _ string, _ []string, _ db.FieldVisitor) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Hour)
+	defer cancel()
+	d.started <- struct{}{}
+	select {
+	case <-ctx.Done():
+	case <-time.After(30 * time.Second):
+		return errors.New("the read was never cancelled")
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		d.cut.Add(1)
+	}
+	return ctx.Err()
+}
+
+// TestCancelReachesEveryWorker: however the phase is cut off, the one
+// operation each worker has in flight is cancelled, abandoned and not
+// recorded.
+func TestCancelReachesEveryWorker(t *testing.T) {
+	const threads = 4
+	cases := []struct {
+		name string
+		// cut cuts the phase off once every worker is inside a read.
+		cut func(p *phase, cancel context.CancelFunc, stop chan struct{})
+
+		stopped, timedOut bool
+	}{
+		// The caller cancels the phase's context (Ctrl-C after a stop).
+		{name: "caller cancels", cut: func(_ *phase, cancel context.CancelFunc, _ chan struct{}) { cancel() }},
+		// The time limit passes.
+		{name: "time limit", cut: func(p *phase, _ context.CancelFunc, _ chan struct{}) {
+			await(t, p.clock.added, "set its time limit")
+			p.clock.advance(time.Second)
+		}, timedOut: true},
+		// A stop's grace runs out.
+		{name: "stop after grace", cut: func(p *phase, _ context.CancelFunc, stop chan struct{}) {
+			close(stop)
+			await(t, p.clock.added, "set a grace timer after Stop")
+			p.clock.advance(time.Second)
+		}, stopped: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := newPhase(t, true, threads, 1000, 0)
+			stop := make(chan struct{})
+			if tc.timedOut {
+				p.cfg.MaxTime = time.Second
+			}
+			if tc.stopped {
+				p.cfg.Stop, p.cfg.Grace = stop, time.Second
+			}
+			started := make(chan struct{}, threads)
+			var cut atomic.Int64
+			p.cfg.NewDB = func() db.DB { return holdDB{nopDB{&atomic.Int64{}}, started, &cut} }
+			c := measure.NewCollector(measure.Options{Threads: threads}, measure.NewClock())
+			p.cfg.Collector = c
+			c.Start(nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			type ran struct {
+				res Result
+				err error
+			}
+			done := make(chan ran, 1)
+			go func() {
+				res, err := Run(ctx, p.cfg, nil)
+				done <- ran{res, err}
+			}()
+			for range threads {
+				await(t, started, "started a read in every worker")
+			}
+			tc.cut(p, cancel, stop)
+			var r ran
+			select {
+			case r = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the phase never ended")
+			}
+			sum := c.Stop()
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if got := cut.Load(); got != threads {
+				t.Errorf("%d reads cancelled, want one in each of %d workers", got, threads)
+			}
+			if r.res.Started != threads || r.res.Abandoned != threads || sum.Operations != 0 {
+				t.Errorf("started %d, abandoned %d, recorded %d; want %d, %d, 0", r.res.Started, r.res.Abandoned, sum.Operations, threads, threads)
+			}
+			if r.res.Stopped != tc.stopped || r.res.TimedOut != tc.timedOut {
+				t.Errorf("stopped %v, timed out %v; want %v, %v", r.res.Stopped, r.res.TimedOut, tc.stopped, tc.timedOut)
+			}
+		})
+	}
+}
+
 // TestLoadFlushesLastBatch: 7 records in batches of 3 are sent as 3, 3 and
 // the last partial batch of 1, and each record is measured once.
 func TestLoadFlushesLastBatch(t *testing.T) {

@@ -17,10 +17,10 @@ type session struct {
 	batch    db.BatchInserter // nil when the binding cannot batch
 	rec      *measure.Recorder
 	clock    Clock
-	runCtx   context.Context
-	intended int64   // intended start of the current operation
-	pending  []int64 // intended starts of the records waiting in a load batch
-	part     bool    // inside a composite operation: calls are parts of it
+	runCtx   context.Context // the worker's context: done once the phase is cut off
+	intended int64           // intended start of the current operation
+	pending  []int64         // intended starts of the records waiting in a load batch
+	part     bool            // inside a composite operation: calls are parts of it
 
 	abandoned *atomic.Int64
 	failures  *failureLimit
