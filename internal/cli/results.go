@@ -79,15 +79,7 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 		extra.Sizes = &results.Sizes{Start: obsv.sizesBefore, End: obsv.sizesAfter}
 	}
 	if out.obs != nil {
-		// A nil slice in an interface is not nil: an absent series stays
-		// absent from the file.
-		server, host := out.obs.timeSeries()
-		if server != nil {
-			extra.ServerMetrics = server
-		}
-		if host != nil {
-			extra.HostMetrics = host
-		}
+		extra.ServerMetrics, extra.HostMetrics = out.obs.timeSeries()
 	}
 	meta.Extra = extra
 	res, err := results.NewResults(out.summary, meta)

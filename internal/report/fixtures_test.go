@@ -8,6 +8,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
 )
 
@@ -181,40 +182,66 @@ func synthRun(t testing.TB, spec runSpec) *results.Results {
 
 func itoa(n int) string { return formatX(float64(n)) }
 
-// serverMetrics returns samples as the server sampler writes them, in the
-// shape encoding/json decodes: a server without WiredTiger reports its
-// cache figures as null.
-func serverMetrics(seconds, ops int) []any {
-	var rows []any
+// serverMetrics returns the series a run writes against a WiredTiger
+// server, the metrics package deriving each interval from two readings of
+// serverStatus a second apart.
+func serverMetrics(seconds, ops int) []results.ServerSample {
+	raw := func(k int, query, update, pagesRead float64) *metrics.ServerSample {
+		return &metrics.ServerSample{
+			Host: "db1:27017", PID: metrics.Known(4242), UptimeSec: metrics.Known(float64(86400 + k)),
+			Opcounters:  metrics.Opcounters{Query: metrics.Known(query), Update: metrics.Known(update)},
+			Connections: metrics.Connections{Current: metrics.Known(float64(20 + k%2)), Available: metrics.Known(float64(800 - k%2))},
+			Cache: &metrics.WiredTigerCache{
+				BytesInCache: metrics.Known(float64(3<<30 + k<<22)), MaxBytes: metrics.Known(8 << 30),
+				PagesReadInto: metrics.Known(pagesRead), PagesRequested: metrics.Known(query + update),
+			},
+		}
+	}
+	var rows []results.ServerSample
+	var query, update, pagesRead float64
+	prev := metrics.Snapshot{At: fixedStart, Server: raw(0, query, update, pagesRead)}
 	for k := 1; k <= seconds; k++ {
-		rows = append(rows, map[string]any{
-			"t": float64(k),
-			"opcounters_per_s": map[string]any{
-				"query":  float64(ops*95/100 + k%4*10),
-				"update": float64(ops*5/100 + k%3),
-			},
-			"connections": map[string]any{"current": float64(20 + k%2), "available": float64(800 - k%2)},
-			"wiredtiger_cache": map[string]any{
-				"hit_ratio":      nil,
-				"bytes_in_cache": nil,
-			},
-		})
+		query += float64(ops*95/100 + k%4*10)
+		update += float64(ops*5/100 + k%3)
+		pagesRead += float64(ops/50 + k%5)
+		cur := metrics.Snapshot{At: fixedStart.Add(time.Duration(k) * time.Second), Server: raw(k, query, update, pagesRead)}
+		rows = append(rows, results.ServerSample{T: float64(k), Server: metrics.Delta(prev, cur).Server})
+		prev = cur
 	}
 	return rows
 }
 
-// hostMetrics returns host samples, disks keyed by name.
-func hostMetrics(seconds int) []any {
-	var rows []any
+// hostMetrics returns the series a run writes of its host, derived by the
+// metrics package from /proc readings a second apart.
+func hostMetrics(seconds int) []results.HostSample {
+	var rows []results.HostSample
+	cpu := metrics.CPUTimes{NumCPU: 4}
+	disk := metrics.DiskCounters{Name: "sda"}
+	raw := func(k int) *metrics.HostSample {
+		return &metrics.HostSample{
+			DescribesServer: true,
+			CPU:             &metrics.CPUTimes{NumCPU: cpu.NumCPU, User: cpu.User, System: cpu.System, Iowait: cpu.Iowait, Idle: cpu.Idle},
+			Memory:          &metrics.Memory{TotalBytes: metrics.Known(16 << 30), AvailableBytes: metrics.Known(float64(12<<30 - k<<20))},
+			Disks:           []metrics.DiskCounters{disk},
+		}
+	}
+	prev := metrics.Snapshot{At: fixedStart, Host: raw(0)}
 	for k := 1; k <= seconds; k++ {
-		rows = append(rows, map[string]any{
-			"t":   float64(k),
-			"cpu": map[string]any{"user_pct": float64(40 + k%5), "system_pct": float64(12 + k%3), "iowait_pct": float64(k % 2), "steal_pct": nil},
-			"disks": []any{
-				map[string]any{"name": "sda", "iops": float64(100 + 10*(k%4)), "w_mb_per_s": 2.5 + float64(k%3)/2},
-			},
-			"memory": map[string]any{"used_bytes": float64(3<<30 + k<<20)},
-		})
+		// Four CPUs: four CPU seconds a second, split between states.
+		user, system, iowait := 1.6+float64(k%5)*0.04, 0.48+float64(k%3)*0.04, float64(k%2)*0.04
+		cpu.User += user
+		cpu.System += system
+		cpu.Iowait += iowait
+		cpu.Idle += 4 - user - system - iowait
+		writes := uint64(100 + 10*(k%4))
+		disk.WriteIOs += writes
+		disk.WriteSectors += writes * 40
+		disk.WriteTicks += writes / 2
+		disk.IOTicks += 150
+		disk.WeightedIOTicks += writes / 2
+		cur := metrics.Snapshot{At: fixedStart.Add(time.Duration(k) * time.Second), Host: raw(k)}
+		rows = append(rows, results.HostSample{T: float64(k), Host: metrics.Delta(prev, cur).Host})
+		prev = cur
 	}
 	return rows
 }

@@ -23,12 +23,9 @@ type Extra struct {
 	Warmup   *Warmup               `json:"warmup,omitempty"`
 	Sizes    *Sizes                `json:"sizes,omitempty"`
 	// ServerMetrics and HostMetrics are the time series of the server and
-	// host metrics sampled over the run, in interval order: a run writes
-	// []ServerSample and []HostSample. They are still read back as decoded
-	// JSON, the form the report's metric charts walk, until those charts
-	// read the metrics types.
-	ServerMetrics any `json:"server_metrics,omitempty"`
-	HostMetrics   any `json:"host_metrics,omitempty"`
+	// host metrics sampled over the run, in interval order.
+	ServerMetrics []ServerSample `json:"server_metrics,omitempty"`
+	HostMetrics   []HostSample   `json:"host_metrics,omitempty"`
 	// Sweep says where the run belongs in a sweep.
 	Sweep *SweepMark `json:"sweep,omitempty"`
 	// StoppedByErrors says why a phase ended on failures.

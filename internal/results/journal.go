@@ -335,14 +335,7 @@ func metricsSeries(byIndex map[int]*metrics.IntervalMetrics, intervals []measure
 	if server == nil && host == nil {
 		return nil
 	}
-	extra := &Extra{}
-	if server != nil {
-		extra.ServerMetrics = server
-	}
-	if host != nil {
-		extra.HostMetrics = host
-	}
-	return extra
+	return &Extra{ServerMetrics: server, HostMetrics: host}
 }
 
 func addJournalHistogram(acc **hdrhistogram.Histogram, lr *LatencyResult) (*measure.LatencySummary, error) {

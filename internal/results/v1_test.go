@@ -32,7 +32,7 @@ func TestReadVersion1(t *testing.T) {
 		check func(t *testing.T, r *Results, extra map[string]any)
 	}{
 		// A load against the embedded server: runner counts, client,
-		// topology, sizes, server and host metrics.
+		// topology, sizes, server and host metrics, the series typed.
 		{"load.json", func(t *testing.T, r *Results, extra map[string]any) {
 			x := r.Extra
 			if x.Runner == nil || float64(x.MeasuredOperations) != extra["measured_operations"] || float64(x.OperationsStarted) != extra["operations_started"] {
@@ -47,6 +47,7 @@ func TestReadVersion1(t *testing.T) {
 			if x.Client == nil || float64(x.Client.HostCPUs) != extra["host_cpus"] || x.Client.IncludesEmbeddedServer != extra["client_includes_embedded_server"] {
 				t.Errorf("client %+v", x.Client)
 			}
+			checkSeries(t, r, extra)
 		}},
 		// A run at -target: late starts and the client's CPU per operation.
 		{"run-target.json", func(t *testing.T, r *Results, extra map[string]any) {
@@ -60,6 +61,7 @@ func TestReadVersion1(t *testing.T) {
 			if r.ScheduleLag == nil {
 				t.Error("no schedule lag")
 			}
+			checkSeries(t, r, extra)
 		}},
 		// A trial of a sweep: its place in the sweep.
 		{"sweep-trial.json", func(t *testing.T, r *Results, extra map[string]any) {
@@ -107,6 +109,40 @@ func TestReadVersion1(t *testing.T) {
 	}
 }
 
+// checkSeries compares the typed metrics series of r with the file's: as
+// many samples, at the same times, with the same CPU and disk figures.
+func checkSeries(t *testing.T, r *Results, extra map[string]any) {
+	t.Helper()
+	server, _ := extra["server_metrics"].([]any)
+	host, _ := extra["host_metrics"].([]any)
+	if len(server) == 0 || len(host) == 0 {
+		t.Fatalf("the file has %d server and %d host samples: the test needs both", len(server), len(host))
+	}
+	if len(r.Extra.ServerMetrics) != len(server) || len(r.Extra.HostMetrics) != len(host) {
+		t.Fatalf("%d server and %d host samples read, the file has %d and %d", len(r.Extra.ServerMetrics), len(r.Extra.HostMetrics), len(server), len(host))
+	}
+	for i, s := range r.Extra.ServerMetrics {
+		if want := server[i].(map[string]any); s.T != want["t"] || s.Server == nil {
+			t.Errorf("server sample %d = %+v, file says %v", i, s, want)
+		}
+	}
+	for i, h := range r.Extra.HostMetrics {
+		want := host[i].(map[string]any)
+		wantHost := want["host"].(map[string]any)
+		wantCPU := wantHost["cpu"].(map[string]any)
+		wantDisk := wantHost["disks"].([]any)[0].(map[string]any)
+		if h.T != want["t"] || h.Host == nil || h.Host.CPU == nil || len(h.Host.Disks) == 0 {
+			t.Fatalf("host sample %d = %+v, file says %v", i, h, want)
+		}
+		if v, ok := h.Host.CPU.UserPct.Get(); !ok || v != wantCPU["user_pct"] || float64(h.Host.CPU.NumCPU) != wantCPU["num_cpu"] {
+			t.Errorf("host sample %d: cpu %+v, file says %v", i, h.Host.CPU, wantCPU)
+		}
+		if d := h.Host.Disks[0]; d.Name != wantDisk["name"] || d.IOPS.V != wantDisk["iops"] || h.Host.DescribesServer != wantHost["describes_server"] {
+			t.Errorf("host sample %d: disk %+v, file says %v", i, d, wantDisk)
+		}
+	}
+}
+
 // TestReadVersion1Journal rebuilds the results of a run killed with
 // SIGKILL from the journal version 1 wrote: partial, its intervals and
 // their server and host metrics back, the metrics series in the extra
@@ -131,7 +167,7 @@ func TestReadVersion1Journal(t *testing.T) {
 			withMetrics++
 		}
 	}
-	server, _ := r.Extra.ServerMetrics.([]ServerSample)
+	server := r.Extra.ServerMetrics
 	if withMetrics == 0 || len(server) != withMetrics {
 		t.Errorf("%d intervals with server metrics, %d samples in the series", withMetrics, len(server))
 	}

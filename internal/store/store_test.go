@@ -112,7 +112,7 @@ func TestRoundTrip(t *testing.T) {
 			r.Partial = true
 			r.Extra = &results.Extra{
 				Topology:      &metrics.TopologyInfo{Kind: metrics.KindStandalone, Version: "7.0.2", Hosts: []string{"db1:27017"}},
-				ServerMetrics: []any{map[string]any{"t": 1.0, "server": map[string]any{"opcounters": []any{1.0, 2.5, "x"}, "none": nil}}},
+				ServerMetrics: []results.ServerSample{{T: 1, Server: &metrics.ServerInterval{Opcounters: metrics.OpRates{Query: metrics.Known(2.5)}, Restarted: true}}},
 				MergedFrom:    []results.MergedPart{{Label: "w1", Start: t0, End: t0.Add(time.Second), Operations: 3}},
 			}
 			return r
