@@ -24,8 +24,9 @@
 // ("Throughput held at 3,050 ops/s ± 4% for 60 s"), the way a benchmark
 // write-up puts its conclusion under each slide.
 //
-// Server and host metrics are read generically: whatever the sampler wrote
-// as Extra.ServerMetrics or Extra.HostMetrics, as a JSON array of
-// objects with a time "t" in seconds and numeric fields, is plotted, grouped
-// by name prefix and unit, so that a new metric needs no change here.
+// Server and host metrics are read generically: every number in the
+// metrics package's samples of Extra.ServerMetrics and Extra.HostMetrics is
+// plotted under the path of JSON keys the results file writes it at,
+// grouped by name prefix and unit, so that a new metric needs no change
+// here.
 package report

@@ -1,13 +1,14 @@
 package report
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
 )
 
@@ -43,11 +44,10 @@ func TestChartedIntervals(t *testing.T) {
 	}
 }
 
-// TestRealRunThroughput: the real run of testdata ends with an 8 ms
-// interval without operations, which once made its throughput "fall" and
-// drew a cliff to 0 at the end of the chart.
-func TestRealRunThroughput(t *testing.T) {
-	t.Parallel()
+// realRun reads testdata/real-run.json, the results file of a real run
+// (see TestChromium for how it was made).
+func realRun(t *testing.T) *results.Results {
+	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", "real-run.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +57,18 @@ func TestRealRunThroughput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.Extra == nil || len(res.Extra.HostMetrics) == 0 {
+		t.Fatal("testdata/real-run.json has no host metrics")
+	}
+	return res
+}
+
+// TestRealRunThroughput: the real run of testdata ends with an 8 ms
+// interval without operations, which once made its throughput "fall" and
+// drew a cliff to 0 at the end of the chart.
+func TestRealRunThroughput(t *testing.T) {
+	t.Parallel()
+	res := realRun(t)
 	last := res.Intervals[len(res.Intervals)-1]
 	if last.EndS-last.StartS > 0.05 || last.Operations != 0 {
 		t.Fatalf("testdata/real-run.json no longer ends with the stop's sliver: %+v", last)
@@ -74,12 +86,12 @@ func TestRealRunThroughput(t *testing.T) {
 
 	// Its host metrics end with a sample 11 ms after the one before, whose
 	// rates (system CPU 100%, disk utilisation 0%) are the stop's.
-	mv := metricsSection("run-1-host", "Host metrics", "host", res.Extra.HostMetrics, res.Start)
+	mv := metricsSection("run-1-host", "Host metrics", "host", hostSamples(res.Extra.HostMetrics))
 	if len(mv.Figures) == 0 || !slices.ContainsFunc(mv.Notes, func(n string) bool { return strings.Contains(n, "The last sample") }) {
 		t.Fatalf("host metrics: %d figures, notes %q; want the last sample's leaving out said", len(mv.Figures), mv.Notes)
 	}
 	// Its server metrics are empty samples: nothing charted, nothing cut.
-	if sv := metricsSection("run-1-server", "Server metrics", "server", res.Extra.ServerMetrics, res.Start); len(sv.Figures) != 0 || !slices.Equal(sv.Notes, []string{"No server metric was recorded."}) {
+	if sv := metricsSection("run-1-server", "Server metrics", "server", serverSamples(res.Extra.ServerMetrics)); len(sv.Figures) != 0 || !slices.Equal(sv.Notes, []string{"No server metric was recorded."}) {
 		t.Errorf("server metrics: %d figures, notes %q; want only that none was recorded", len(sv.Figures), sv.Notes)
 	}
 	for _, f := range mv.Figures {
@@ -93,25 +105,25 @@ func TestRealRunThroughput(t *testing.T) {
 // than the samples before are to each other is a sliver.
 func TestSliverLast(t *testing.T) {
 	t.Parallel()
-	rows := func(ts ...float64) []any {
-		var out []any
+	rows := func(ts ...float64) []metricSample {
+		var out []metricSample
 		for _, v := range ts {
-			out = append(out, map[string]any{"t": v, "x": 1.0})
+			out = append(out, metricSample{t: v, name: "host", v: &metrics.HostInterval{}})
 		}
 		return out
 	}
 	for _, tc := range []struct {
 		name string
-		rows []any
+		rows []metricSample
 		idx  int
 	}{
 		{"even", rows(1, 2, 3), -1},
 		{"the stop", rows(1, 2, 3, 3.01), 3},
 		{"two samples", rows(1, 1.01), -1},
 		{"a half step", rows(1, 2, 2.5), -1},
-		{"a sample without time last", append(rows(1, 2, 2.01), map[string]any{"x": 1.0}), 2},
+		{"a sample without time last", append(rows(1, 2, 2.01), metricSample{t: math.NaN(), name: "host", v: &metrics.HostInterval{}}), 2},
 	} {
-		if i, _ := sliverLast(tc.rows, time.Time{}); i != tc.idx {
+		if i, _ := sliverLast(tc.rows); i != tc.idx {
 			t.Errorf("%s: sliver at %d, want %d", tc.name, i, tc.idx)
 		}
 	}

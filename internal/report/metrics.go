@@ -1,21 +1,21 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // Limits on what a metrics section may hold, so that a results file from a
 // sampler gone wrong (or from anyone) cannot make a report of gigabytes.
 const (
 	maxMetricSeries   = 400
-	maxMetricDepth    = 8
 	maxSeriesPerChart = 8
 )
 
@@ -34,7 +34,7 @@ type metricGroup struct {
 	series []metricSeries
 }
 
-// metricsData is one metrics section (server or host) read generically.
+// metricsData is one metrics section (server or host) read from its samples.
 type metricsData struct {
 	groups []metricGroup
 	// absent lists the fields that were present in the samples but never
@@ -49,35 +49,40 @@ type metricsData struct {
 	truncated bool
 }
 
-// parseMetrics reads a metrics section: a JSON array of objects, each with
-// a time "t" in seconds from the start of the run (or, failing that, an
-// RFC 3339 "end" or "at" time, placed against start) and numeric fields.
-// Nested objects are flattened with dots ("wiredtiger_cache.hit_ratio");
-// arrays of objects are keyed by their "name" field when they have one
-// ("disks.sda.iops"), by index otherwise. v may be what encoding/json
-// decoded or any value that marshals to such an array.
-func parseMetrics(v any, start time.Time) (*metricsData, error) {
-	rows, ok := v.([]any)
-	if ok {
-		for _, r := range rows {
-			if _, isObj := r.(map[string]any); !isObj {
-				ok = false
-				break
-			}
-		}
+// metricSample is one sample of a metrics series: its time in seconds from
+// the run's start, and the figures of its interval (a metrics package
+// type) under the name the results file gives them.
+type metricSample struct {
+	t    float64
+	name string
+	v    any
+}
+
+// serverSamples and hostSamples are a results file's series as the charts
+// read them.
+func serverSamples(series []results.ServerSample) []metricSample {
+	out := make([]metricSample, len(series))
+	for i, s := range series {
+		out[i] = metricSample{t: s.T, name: "server", v: s.Server}
 	}
-	if !ok {
-		// A round trip through JSON accepts the sampler's own types too,
-		// and the same rules then apply to them as to a decoded results
-		// file.
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("metrics: %w", err)
-		}
-		if err := json.Unmarshal(b, &rows); err != nil {
-			return nil, fmt.Errorf("metrics: want an array of samples: %w", err)
-		}
+	return out
+}
+
+func hostSamples(series []results.HostSample) []metricSample {
+	out := make([]metricSample, len(series))
+	for i, s := range series {
+		out[i] = metricSample{t: s.T, name: "host", v: s.Host}
 	}
+	return out
+}
+
+// parseMetrics reads a metrics series. Every number in the samples is a
+// series named by the path of JSON keys the results file writes it under
+// ("server.wiredtiger_cache.hit_ratio"), so that a new figure of the
+// metrics package needs no change here; elements of a list are keyed by
+// their "name" field when they have one ("host.disks.sda.iops"), by index
+// otherwise.
+func parseMetrics(rows []metricSample) *metricsData {
 	d := &metricsData{}
 	type field struct {
 		values  []tsPoint
@@ -85,16 +90,10 @@ func parseMetrics(v any, start time.Time) (*metricsData, error) {
 	}
 	fields := map[string]*field{}
 	var order []string
-	last, cut := sliverLast(rows, start)
+	last, cut := sliverLast(rows)
 	d.cut = cut
 	for i, row := range rows {
-		obj, isObj := row.(map[string]any)
-		if !isObj {
-			d.skipped++
-			continue
-		}
-		t, ok := sampleTime(obj, start)
-		if !ok {
+		if !isFinite(row.t) {
 			d.skipped++
 			continue
 		}
@@ -102,7 +101,7 @@ func parseMetrics(v any, start time.Time) (*metricsData, error) {
 			continue
 		}
 		flat := map[string]float64{}
-		flatten("", obj, 0, func(name string, v float64, isNum bool) {
+		flatten(row.name, reflect.ValueOf(row.v), func(name string, v float64, isNum bool) {
 			f := fields[name]
 			if f == nil {
 				if len(order) >= maxMetricSeries {
@@ -124,7 +123,7 @@ func parseMetrics(v any, start time.Time) (*metricsData, error) {
 			if !ok {
 				v = math.NaN()
 			}
-			f.values = append(f.values, tsPoint{t: t, v: v})
+			f.values = append(f.values, tsPoint{t: row.t, v: v})
 		}
 	}
 	groups := map[string]*metricGroup{}
@@ -153,7 +152,7 @@ func parseMetrics(v any, start time.Time) (*metricsData, error) {
 			d.groups = append(d.groups, metricGroup{prefix: g.prefix, unit: g.unit, series: g.series[i:min(i+maxSeriesPerChart, len(g.series))]})
 		}
 	}
-	return d, nil
+	return d
 }
 
 // sliverLast finds a last sample taken so soon after the one before it
@@ -161,17 +160,15 @@ func parseMetrics(v any, start time.Time) (*metricsData, error) {
 // rates it holds are over a few milliseconds, and charted they drew cliffs
 // to 0 or 100% at the end of every chart. It returns the sample's index
 // and its window in seconds, or a window of 0 when there is no sliver.
-func sliverLast(rows []any, start time.Time) (int, float64) {
+func sliverLast(rows []metricSample) (int, float64) {
 	type sample struct {
 		i int
 		t float64
 	}
 	var ts []sample
 	for i, row := range rows {
-		if obj, ok := row.(map[string]any); ok {
-			if t, ok := sampleTime(obj, start); ok {
-				ts = append(ts, sample{i, t})
-			}
+		if isFinite(row.t) {
+			ts = append(ts, sample{i, row.t})
 		}
 	}
 	n := len(ts)
@@ -185,114 +182,153 @@ func sliverLast(rows []any, start time.Time) (int, float64) {
 	return -1, 0
 }
 
-// sampleTime returns a sample's time in seconds from start.
-func sampleTime(obj map[string]any, start time.Time) (float64, bool) {
-	if t, ok := toFloat(obj["t"]); ok && isFinite(t) {
-		return t, true
-	}
-	for _, k := range []string{"end", "at"} {
-		s, ok := obj[k].(string)
-		if !ok || start.IsZero() {
-			continue
-		}
-		if at, err := time.Parse(time.RFC3339Nano, s); err == nil {
-			return at.Sub(start).Seconds(), true
-		}
-	}
-	return 0, false
-}
+var valueType = reflect.TypeFor[metrics.Value]()
 
-// timeKeys are the fields of a sample that say when it was taken.
-var timeKeys = map[string]bool{"t": true, "start": true, "end": true, "at": true, "elapsed_s": true}
-
-// flatten calls emit for every number (isNum) and null (!isNum) under v,
-// named by its path. Strings and booleans are not series and are left out.
-func flatten(prefix string, v any, depth int, emit func(name string, v float64, isNum bool)) {
-	if depth > maxMetricDepth {
+// flatten calls emit for every number (isNum) and every null (!isNum)
+// under v, named by its path, as the results file writes v: a field its
+// JSON leaves out (omitempty, omitzero) is no series, and an absent
+// metrics.Value, a nil pointer or a nil list written as null is one
+// without a value. Strings and booleans are not series.
+func flatten(name string, v reflect.Value, emit func(name string, v float64, isNum bool)) {
+	if !v.IsValid() {
+		emit(name, 0, false)
 		return
 	}
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			if depth == 0 && timeKeys[k] {
-				continue
+	if v.Type() == valueType {
+		if f, ok := v.Interface().(metrics.Value).Get(); ok && isFinite(f) {
+			emit(name, f, true)
+		} else {
+			emit(name, 0, false)
+		}
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			emit(name, 0, false)
+			return
+		}
+		flatten(name, v.Elem(), emit)
+	case reflect.Struct:
+		for _, f := range jsonFields(v) {
+			flatten(joinName(name, f.name), f.v, emit)
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			emit(name, 0, false)
+			return
+		}
+		for i := range v.Len() {
+			el := v.Index(i)
+			key := elementName(el)
+			if key == "" {
+				key = strconv.Itoa(i)
 			}
-			keys = append(keys, k)
+			flatten(joinName(name, key), el, emit)
 		}
-		sort.Strings(keys)
+	case reflect.Map:
+		if v.IsNil() {
+			emit(name, 0, false)
+			return
+		}
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
 		for _, k := range keys {
-			flatten(joinName(prefix, k), x[k], depth+1, emit)
+			flatten(joinName(name, fmt.Sprint(k)), v.MapIndex(k), emit)
 		}
-	case []any:
-		for i, el := range x {
-			key := strconv.Itoa(i)
-			if m, ok := el.(map[string]any); ok {
-				if n, ok := m["name"].(string); ok && n != "" {
-					key = n
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		emit(name, float64(v.Int()), true)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		emit(name, float64(v.Uint()), true)
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); isFinite(f) {
+			emit(name, f, true)
+		} else {
+			emit(name, 0, false)
+		}
+	}
+}
+
+// namedValue is a struct field under its JSON name.
+type namedValue struct {
+	name string
+	v    reflect.Value
+}
+
+// jsonFields returns the fields of struct v that its JSON holds, under
+// their keys and in the keys' order, as the charts have always listed them.
+func jsonFields(v reflect.Value) []namedValue {
+	var out []namedValue
+	t := v.Type()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if !sf.IsExported() || tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = sf.Name
+		}
+		fv := v.Field(i)
+		if omitted(fv, opts) {
+			continue
+		}
+		out = append(out, namedValue{name, fv})
+	}
+	slices.SortFunc(out, func(a, b namedValue) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// omitted reports whether encoding/json leaves a field with these tag
+// options out.
+func omitted(v reflect.Value, opts string) bool {
+	for _, o := range strings.Split(opts, ",") {
+		switch o {
+		case "omitempty":
+			switch v.Kind() {
+			case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+				if v.Len() == 0 {
+					return true
+				}
+			case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+				reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+				if v.IsZero() {
+					return true
 				}
 			}
-			flatten(joinName(prefix, key), el, depth+1, emit)
-		}
-	case nil:
-		if prefix != "" {
-			emit(prefix, 0, false)
-		}
-	case string, bool:
-	default:
-		if f, ok := toFloat(x); ok {
-			if isFinite(f) {
-				emit(prefix, f, true)
-			} else {
-				emit(prefix, 0, false)
-			}
-			return
-		}
-		// A Go value (a struct of the sampler's) inside decoded-looking
-		// data: read it as its JSON.
-		b, err := json.Marshal(x)
-		if err != nil {
-			return
-		}
-		var y any
-		if json.Unmarshal(b, &y) == nil {
-			if _, again := y.(map[string]any); again || isSlice(y) {
-				flatten(prefix, y, depth, emit)
-			} else if f, ok := y.(float64); ok {
-				emit(prefix, f, true)
+		case "omitzero":
+			if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
+				if z.IsZero() {
+					return true
+				}
+			} else if v.IsZero() {
+				return true
 			}
 		}
 	}
+	return false
 }
 
-func isSlice(v any) bool {
-	_, ok := v.([]any)
-	return ok
-}
-
-// toFloat returns the value of a number of any of the types a decoder or a
-// Go caller may have put in a sample.
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
+// elementName is the "name" field of a list's element, empty when it has
+// none.
+func elementName(el reflect.Value) string {
+	for el.Kind() == reflect.Pointer || el.Kind() == reflect.Interface {
+		if el.IsNil() {
+			return ""
+		}
+		el = el.Elem()
 	}
-	return 0, false
+	if el.Kind() != reflect.Struct {
+		return ""
+	}
+	for _, f := range jsonFields(el) {
+		if f.name == "name" && f.v.Kind() == reflect.String {
+			return f.v.String()
+		}
+	}
+	return ""
 }
 
 func joinName(prefix, k string) string {

@@ -2,21 +2,16 @@ package report
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
-)
 
-func decode(t testing.TB, s string) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
+	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/results"
+)
 
 // groupSummary describes parsed groups as "prefix|unit: a b c" lines.
 func groupSummary(d *metricsData) []string {
@@ -31,55 +26,66 @@ func groupSummary(d *metricsData) []string {
 	return out
 }
 
+// known is a present metrics value.
+func known(v float64) metrics.Value { return metrics.Known(v) }
+
 func TestParseMetrics(t *testing.T) {
 	t.Parallel()
-	start := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	for _, tc := range []struct {
 		name        string
-		json        string
+		samples     []metricSample
 		wantGroups  []string
 		wantAbsent  []string
 		wantSkipped int
 	}{
 		{
-			// Nested objects are flattened; the unit comes from the field's
-			// name or, failing that, its parent's.
+			// Nested figures are named by their path of JSON keys; the unit
+			// comes from the field's name or, failing that, its parent's.
 			name: "server",
-			json: `[{"t": 1, "opcounters_per_s": {"query": 100, "insert": 5}, "connections": {"current": 20},
-			         "wiredtiger_cache": {"hit_ratio": 0.97, "bytes_in_cache": 1e9, "read_into_mb_per_s": 3}}]`,
-			wantGroups: []string{"connections|: current", "opcounters_per_s|/s: insert query",
-				"wiredtiger_cache|bytes: bytes_in_cache", "wiredtiger_cache|ratio: hit_ratio", "wiredtiger_cache|MB/s: read_into_mb_per_s"},
+			samples: serverSamples([]results.ServerSample{{T: 1, Server: &metrics.ServerInterval{
+				Opcounters:  metrics.OpRates{Query: known(100), Insert: known(5)},
+				Connections: metrics.Connections{Current: known(20)},
+				Cache:       &metrics.CacheInterval{HitRatio: known(0.97), BytesInCache: known(1e9), ReadIntoMBPerSec: known(3)},
+			}}}),
+			wantGroups: []string{"server.connections|: current", "server.opcounters_per_s|/s: insert query",
+				"server.wiredtiger_cache|bytes: bytes_in_cache", "server.wiredtiger_cache|ratio: hit_ratio", "server.wiredtiger_cache|MB/s: read_into_mb_per_s"},
 		},
 		{
-			// Fields present but always null are what the server does not
-			// report; strings and booleans are not series.
-			name: "nulls and non-numbers",
-			json: `[{"t": 1, "cache": {"hit_ratio": null}, "error": "x", "restarted": true, "cpu": {"user_pct": 5}},
-			        {"t": 2, "cache": {"hit_ratio": null}, "cpu": {"user_pct": null}}]`,
-			wantGroups: []string{"cpu|%: user_pct"},
-			wantAbsent: []string{"cache.hit_ratio"},
+			// A value absent from every sample is no series, as the file
+			// leaves it out; a sample written as null is a field without
+			// a value. Strings and booleans are not series.
+			name: "absent and non-numbers",
+			samples: serverSamples([]results.ServerSample{
+				{T: 1, Server: &metrics.ServerInterval{Restarted: true, Connections: metrics.Connections{Current: known(3)}}},
+				{T: 2, Server: &metrics.ServerInterval{Error: "timeout"}},
+				{T: 3},
+			}),
+			wantGroups: []string{"server.connections|: current"},
+			wantAbsent: []string{"server"},
 		},
 		{
-			// Arrays of objects are keyed by name, or by index.
-			name:       "arrays",
-			json:       `[{"t": 1, "disks": [{"name": "sda", "iops": 10}, {"name": "sdb", "iops": 20}], "load": [0.5, 0.7]}]`,
-			wantGroups: []string{"disks.sda|/s: iops", "disks.sdb|/s: iops", "load|: 0 1"},
+			// Lists are keyed by their elements' names, or by index.
+			name: "lists",
+			samples: hostSamples([]results.HostSample{{T: 1, Host: &metrics.HostInterval{
+				Disks: []metrics.DiskInterval{{Name: "sda", IOPS: known(10)}, {Name: "sdb", IOPS: known(20)}, {IOPS: known(30)}},
+			}}}),
+			wantGroups: []string{"host.disks.sda|/s: iops", "host.disks.sdb|/s: iops", "host.disks.2|/s: iops"},
 		},
 		{
-			// Without "t", an RFC 3339 end time is placed against the run's
-			// start; a sample with neither is skipped.
-			name:        "times",
-			json:        `[{"end": "2024-05-06T07:08:19Z", "elapsed_s": 10, "x": 1}, {"y": 2}, 5]`,
-			wantGroups:  []string{"|: x"},
-			wantSkipped: 2,
+			// Plain numbers of the types count too; a sample without a
+			// finite time is left out.
+			name: "numbers and times",
+			samples: hostSamples([]results.HostSample{
+				{T: 1, Host: &metrics.HostInterval{CPU: &metrics.CPUInterval{NumCPU: 4}, Load: &metrics.LoadAvg{Load1: 0.5}}},
+				{T: math.NaN(), Host: &metrics.HostInterval{Load: &metrics.LoadAvg{Load1: 0.7}}},
+			}),
+			wantGroups:  []string{"host.cpu|: num_cpu", "host.load|: load1 load15 load5"},
+			wantSkipped: 1,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			d, err := parseMetrics(decode(t, tc.json), start)
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := parseMetrics(tc.samples)
 			if got := groupSummary(d); !slices.Equal(got, tc.wantGroups) {
 				t.Errorf("groups %q, want %q", got, tc.wantGroups)
 			}
@@ -95,69 +101,97 @@ func TestParseMetrics(t *testing.T) {
 
 func TestParseMetricsValues(t *testing.T) {
 	t.Parallel()
-	// A field missing from a sample is a gap, not a zero; times come from
-	// "t", or from "end" against the start.
-	start := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	d, err := parseMetrics(decode(t, `[{"t": 1, "a": 1}, {"t": 2}, {"end": "2024-05-06T07:08:12.5Z", "a": 3}]`), start)
-	if err != nil {
-		t.Fatal(err)
+	// A figure missing from a sample is a gap, not a zero.
+	cpu := func(user float64) *metrics.HostInterval {
+		return &metrics.HostInterval{CPU: &metrics.CPUInterval{NumCPU: 2, UserPct: metrics.Known(user)}}
 	}
-	if len(d.groups) != 1 || len(d.groups[0].series) != 1 {
-		t.Fatalf("groups %q", groupSummary(d))
+	d := parseMetrics(hostSamples([]results.HostSample{{T: 1, Host: cpu(10)}, {T: 2, Host: cpu(math.NaN())}, {T: 3.5, Host: cpu(30)}}))
+	var pts []tsPoint
+	for _, g := range d.groups {
+		for _, s := range g.series {
+			if g.prefix == "host.cpu" && s.name == "user_pct" {
+				pts = s.points
+			}
+		}
 	}
-	pts := d.groups[0].series[0].points
-	if len(pts) != 3 || pts[0] != (tsPoint{1, 1}) || pts[1].t != 2 || !math.IsNaN(pts[1].v) || pts[2] != (tsPoint{3.5, 3}) {
-		t.Errorf("points %v, want (1,1) (2,NaN) (3.5,3)", pts)
+	if len(pts) != 3 || pts[0] != (tsPoint{1, 10}) || pts[1].t != 2 || !math.IsNaN(pts[1].v) || pts[2] != (tsPoint{3.5, 30}) {
+		t.Errorf("host.cpu.user_pct points %v, want (1,10) (2,NaN) (3.5,30); groups %q", pts, groupSummary(d))
 	}
 }
 
-func TestParseMetricsTypes(t *testing.T) {
+// TestParseMetricsAsWritten: the series of the samples are those of the
+// samples' JSON, the form the results file keeps: every number under its
+// path of keys, and only those.
+func TestParseMetricsAsWritten(t *testing.T) {
 	t.Parallel()
-	// The sampler's own Go values work as well as decoded JSON.
-	type cpu struct {
-		UserPct *float64 `json:"user_pct"`
-	}
-	type sample struct {
-		T   float64 `json:"t"`
-		CPU cpu     `json:"cpu"`
-	}
-	v := 12.5
-	d, err := parseMetrics([]sample{{T: 1, CPU: cpu{&v}}, {T: 2, CPU: cpu{}}}, time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := groupSummary(d); !slices.Equal(got, []string{"cpu|%: user_pct"}) {
-		t.Errorf("groups %q", got)
-	}
-	// Go numbers and structs inside maps, as a caller may build them.
-	type disk struct {
-		Name string  `json:"name"`
-		IOPS float64 `json:"iops"`
-	}
-	d, err = parseMetrics([]any{map[string]any{"t": 1, "n": int64(3), "disks": []disk{{"sda", 7}}, "mem": map[string]any{"used_bytes": uint64(1 << 20)}}}, time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := groupSummary(d), []string{"disks.sda|/s: iops", "mem|bytes: used_bytes", "|: n"}; !slices.Equal(got, want) {
-		t.Errorf("Go values: groups %q, want %q", got, want)
-	}
-	// Not an array: an error naming what was wanted.
-	if _, err := parseMetrics(map[string]any{"t": 1}, time.Time{}); err == nil || !strings.Contains(err.Error(), "want an array of samples") {
-		t.Errorf("object: error %v", err)
+	res := realRun(t)
+	for _, tc := range []struct {
+		name    string
+		samples []metricSample
+		written any
+	}{
+		// The real run's server samples are empty: FerretDB reports none
+		// of these figures.
+		{"host", hostSamples(res.Extra.HostMetrics), res.Extra.HostMetrics},
+		{"fixture server", serverSamples(serverMetrics(3, 100)), serverMetrics(3, 100)},
+		{"fixture host", hostSamples(hostMetrics(3)), hostMetrics(3)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b, err := json.Marshal(tc.written)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows []map[string]any
+			if err := json.Unmarshal(b, &rows); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]bool{}
+			var walk func(name string, v any)
+			walk = func(name string, v any) {
+				switch x := v.(type) {
+				case map[string]any:
+					for k, el := range x {
+						walk(name+"."+k, el)
+					}
+				case []any:
+					for i, el := range x {
+						key := strconv.Itoa(i)
+						if m, ok := el.(map[string]any); ok && m["name"] != nil && m["name"] != "" {
+							key = m["name"].(string)
+						}
+						walk(name+"."+key, el)
+					}
+				case float64:
+					want[name[1:]] = true
+				}
+			}
+			for _, row := range rows {
+				delete(row, "t")
+				walk("", row)
+			}
+			got := map[string]bool{}
+			for _, g := range parseMetrics(tc.samples).groups {
+				for _, s := range g.series {
+					got[joinName(g.prefix, s.name)] = true
+				}
+			}
+			if len(want) == 0 || !maps.Equal(got, want) {
+				t.Errorf("series %v, the JSON's numbers %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+			}
+		})
 	}
 }
 
 func TestParseMetricsLimits(t *testing.T) {
 	t.Parallel()
-	// Many fields: capped, and said so; charts hold a few series each.
-	row := map[string]any{"t": 1.0}
+	// Many fields (a machine with many disks): capped, and said so; charts
+	// hold a few series each.
+	var disks []metrics.DiskInterval
 	for i := range maxMetricSeries + 50 {
-		row["f"+formatX(float64(i))+"_pct"] = float64(i)
+		disks = append(disks, metrics.DiskInterval{Name: "d" + strconv.Itoa(i), UtilPct: known(float64(i))})
 	}
-	d, err := parseMetrics([]any{row}, time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := parseMetrics(hostSamples([]results.HostSample{{T: 1, Host: &metrics.HostInterval{Disks: disks}}}))
 	n := 0
 	for _, g := range d.groups {
 		if len(g.series) > maxSeriesPerChart {
@@ -167,18 +201,6 @@ func TestParseMetricsLimits(t *testing.T) {
 	}
 	if n != maxMetricSeries || !d.truncated {
 		t.Errorf("%d series, truncated %v; want %d, true", n, d.truncated, maxMetricSeries)
-	}
-	// Deep nesting stops at the depth limit instead of recursing on.
-	deep := `{"v": 1}`
-	for range 50 {
-		deep = `{"a": ` + deep + `}`
-	}
-	d, err = parseMetrics(decode(t, `[{"t": 1, "x": `+deep+`}]`), time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(d.groups) != 0 {
-		t.Errorf("deep nesting gave groups %q", groupSummary(d))
 	}
 }
 
@@ -204,49 +226,57 @@ func TestUnitOf(t *testing.T) {
 	}
 }
 
-// FuzzParseMetrics feeds arbitrary JSON to the metrics reader: it must
-// never panic, and what it returns must be chartable.
+// FuzzParseMetrics feeds arbitrary JSON, read as a results file's series,
+// to the metrics charts: they must never panic, and what they read must be
+// chartable.
 func FuzzParseMetrics(f *testing.F) {
-	f.Add(`[{"t": 1, "a": {"b": 2, "c": null}, "d": [{"name": "x", "e": 3}]}]`)
-	f.Add(`[{"end": "2024-05-06T07:08:19Z", "x": 1e308}, {"t": -1, "x": -1e308}]`)
-	f.Add(`[1, "a", null, [], {}]`)
-	f.Add(`{"t": 1}`)
-	start := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	f.Add(`[{"t": 1, "server": {"opcounters_per_s": {"query": 2}, "wiredtiger_cache": {"hit_ratio": null}}}]`)
+	f.Add(`[{"t": 1, "host": {"disks": [{"name": "x", "iops": 3}, {"iops": 1e308}]}}, {"t": -1, "host": null}]`)
+	f.Add(`[{}, {"t": 2}]`)
 	f.Fuzz(func(t *testing.T, s string) {
-		var v any
-		if json.Unmarshal([]byte(s), &v) != nil {
-			return
-		}
-		d, err := parseMetrics(v, start)
-		if err != nil {
-			return
-		}
-		seen := map[string]bool{}
-		for _, g := range d.groups {
-			if len(g.series) == 0 || len(g.series) > maxSeriesPerChart {
-				t.Fatalf("group %q has %d series", g.prefix, len(g.series))
-			}
-			for _, s := range g.series {
-				name := joinName(g.prefix, s.name)
-				if seen[name] {
-					t.Fatalf("series %q twice", name)
+		var server []results.ServerSample
+		var host []results.HostSample
+		for _, samples := range [][]metricSample{
+			func() []metricSample {
+				if json.Unmarshal([]byte(s), &server) != nil {
+					return nil
 				}
-				seen[name] = true
-				for _, p := range s.points {
-					if !isFinite(p.t) {
-						t.Fatalf("series %q has time %g", name, p.t)
+				return serverSamples(server)
+			}(),
+			func() []metricSample {
+				if json.Unmarshal([]byte(s), &host) != nil {
+					return nil
+				}
+				return hostSamples(host)
+			}(),
+		} {
+			d := parseMetrics(samples)
+			seen := map[string]bool{}
+			for _, g := range d.groups {
+				if len(g.series) == 0 || len(g.series) > maxSeriesPerChart {
+					t.Fatalf("group %q has %d series", g.prefix, len(g.series))
+				}
+				for _, s := range g.series {
+					name := joinName(g.prefix, s.name)
+					if seen[name] {
+						t.Fatalf("series %q twice", name)
+					}
+					seen[name] = true
+					for _, p := range s.points {
+						if !isFinite(p.t) {
+							t.Fatalf("series %q has time %g", name, p.t)
+						}
 					}
 				}
 			}
-		}
-		if len(seen)+len(d.absent) > maxMetricSeries {
-			t.Fatalf("%d fields, limit %d", len(seen)+len(d.absent), maxMetricSeries)
-		}
-		// Whatever was read renders.
-		mv := metricsSection("m", "Metrics", "server", v, start)
-		for _, fig := range mv.Figures {
-			if err := wellFormed(string(fig.SVG)); err != nil {
-				t.Fatalf("chart is not well-formed: %v", err)
+			if len(seen)+len(d.absent) > maxMetricSeries {
+				t.Fatalf("%d fields, limit %d", len(seen)+len(d.absent), maxMetricSeries)
+			}
+			// Whatever was read renders.
+			for _, fig := range metricsSection("m", "Metrics", "server", samples).Figures {
+				if err := wellFormed(string(fig.SVG)); err != nil {
+					t.Fatalf("chart is not well-formed: %v", err)
+				}
 			}
 		}
 	})

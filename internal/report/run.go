@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
@@ -59,19 +58,13 @@ func buildRun(i int, r *results.Results, name string) runView {
 	} else {
 		rv.Figures = append(rv.Figures, f)
 	}
-	if r.Extra != nil {
-		for _, src := range []struct {
-			series     any
-			title, who string
-		}{
-			{r.Extra.ServerMetrics, "Server metrics", "server"},
-			{r.Extra.HostMetrics, "Host metrics", "host"},
-		} {
-			if src.series == nil {
-				continue
-			}
-			rv.Metrics = append(rv.Metrics, metricsSection(id+"-"+src.who, src.title, src.who, src.series, r.Start))
-		}
+	// A series written empty gets its section, saying nothing was
+	// recorded; only an absent one gets none.
+	if x := r.Extra; x != nil && x.ServerMetrics != nil {
+		rv.Metrics = append(rv.Metrics, metricsSection(id+"-server", "Server metrics", "server", serverSamples(x.ServerMetrics)))
+	}
+	if x := r.Extra; x != nil && x.HostMetrics != nil {
+		rv.Metrics = append(rv.Metrics, metricsSection(id+"-host", "Host metrics", "host", hostSamples(x.HostMetrics)))
 	}
 	return rv
 }
@@ -495,13 +488,9 @@ func formatPercentile(q float64) string {
 }
 
 // metricsSection charts a run's server or host metrics.
-func metricsSection(id, title, who string, v any, start time.Time) metricsView {
+func metricsSection(id, title, who string, samples []metricSample) metricsView {
 	mv := metricsView{Title: title}
-	d, err := parseMetrics(v, start)
-	if err != nil {
-		mv.Notes = append(mv.Notes, "These metrics cannot be read: "+err.Error()+".")
-		return mv
-	}
+	d := parseMetrics(samples)
 	if d.skipped > 0 {
 		mv.Notes = append(mv.Notes, fmt.Sprintf("%s samples without a time were left out.", formatInt(int64(d.skipped))))
 	}
