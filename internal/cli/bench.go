@@ -414,7 +414,8 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintf(summary, "[ERRORS], StoppedBy, %s %s\n", out.errorStop.Flag, strconv.FormatFloat(out.errorStop.Limit, 'f', -1, 64))
 	}
 	if out.obs != nil {
-		for _, l := range metrics.SummaryLines(out.obs.first, out.obs.last, obsv.sizesAfter, obsv.topology) {
+		first, last := out.obs.Bounds()
+		for _, l := range metrics.SummaryLines(first, last, obsv.sizesAfter, obsv.topology) {
 			fmt.Fprintln(summary, l)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/results"
 )
@@ -118,7 +119,7 @@ func TestMaxErrorRate(t *testing.T) {
 	}
 	ok, failed := checkCounts(t, s, out)
 	es := readErrorStop(t, out)
-	if es.Flag != "--max-error-rate" || es.Limit != 0.5 || es.Finished < minRateOperations || float64(es.Failed) <= 0.5*float64(es.Finished) {
+	if es.Flag != "--max-error-rate" || es.Limit != 0.5 || es.Finished < bench.MinRateOperations || float64(es.Failed) <= 0.5*float64(es.Finished) {
 		t.Errorf("results: %+v", es)
 	}
 	if strconv.FormatInt(es.Failed, 10) != m[1] || strconv.FormatInt(es.Finished, 10) != m[2] {

@@ -9,6 +9,7 @@ import (
 
 	driver "go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
@@ -44,8 +45,8 @@ type phaseOutput struct {
 	result  runner.Result
 	start   time.Time
 	end     time.Time
-	partial bool      // stopped by a signal before its own end
-	obs     *observer // server and host metrics; nil when not sampled
+	partial bool            // stopped by a signal before its own end
+	obs     *bench.Observer // server and host metrics; nil when not sampled
 	// usage is the client process's CPU and memory over the phase; nil
 	// for a preparatory phase.
 	usage *selfmon.Usage
@@ -111,16 +112,16 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		}
 		display = startProgress(env.Stderr, what, pc.operations, spec.MaxExecutionTime, progress, clock)
 	}
-	var rateRule *errorRateRule
+	var rateRule *bench.ErrorRateRule
 	if pc.maxErrorRate > 0 {
-		rateRule = newErrorRateRule(pc.maxErrorRate, spec.StatusInterval)
+		rateRule = bench.NewErrorRateRule(pc.maxErrorRate, spec.StatusInterval)
 	}
 	var finished atomic.Int64
 	// phaseOver is set once the workers are done: the intervals closed
 	// after it are the collector's last.
 	var phaseOver atomic.Bool
 	onInterval := func(iv *measure.Interval) {
-		rateRule.observe(iv)
+		rateRule.Observe(iv)
 		if display != nil {
 			display.interval(iv)
 		}
@@ -161,7 +162,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		if journal != nil {
 			onMetrics = func(i int, m metrics.IntervalMetrics) { sinkFailed("journal", journal.Metrics(i, &m)) }
 		}
-		out.obs = startObserver(ctx, pc.monitor, clock, spec.StatusInterval, pc.localHost, onMetrics)
+		out.obs = bench.StartObserver(ctx, pc.monitor, clock, spec.StatusInterval, pc.localHost, onMetrics)
 	}
 	var probe *selfmon.Probe
 	if !pc.quiet {
@@ -183,7 +184,7 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		Clock:        runner.SystemClock(clock),
 		Stop:         pc.interrupt.stopped(),
 		Grace:        stopGrace,
-		ErrorStop:    rateRule.stop(),
+		ErrorStop:    rateRule.Stop(),
 	}, progress)
 	phaseOver.Store(true)
 	out.summary = collector.Stop()
@@ -195,11 +196,11 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*phaseOutput, error
 		display.finish(env.Stderr)
 	}
 	if out.obs != nil {
-		out.obs.stop(context.WithoutCancel(ctx))
+		out.obs.Stop(context.WithoutCancel(ctx))
 	}
 	out.result = res
 	if res.ErrorLimit {
-		out.errorStop = rateRule.verdict()
+		out.errorStop = rateRule.Verdict()
 		if out.errorStop == nil {
 			out.errorStop = &results.ErrorStop{
 				Flag: "--max-errors", Limit: float64(pc.maxErrors), Failed: res.Failures,

@@ -79,7 +79,7 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 		extra.Sizes = &results.Sizes{Start: obsv.sizesBefore, End: obsv.sizesAfter}
 	}
 	if out.obs != nil {
-		extra.ServerMetrics, extra.HostMetrics = out.obs.timeSeries()
+		extra.ServerMetrics, extra.HostMetrics = out.obs.TimeSeries()
 	}
 	meta.Extra = extra
 	res, err := results.NewResults(out.summary, meta)
@@ -87,7 +87,7 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 		return res, err
 	}
 	// Interval k of the metrics covers interval k of the latencies.
-	for i, m := range out.obs.intervals() {
+	for i, m := range out.obs.Intervals() {
 		if i < len(res.Intervals) {
 			res.Intervals[i].Metrics = &m
 		}

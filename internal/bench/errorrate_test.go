@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"testing"
@@ -42,7 +42,7 @@ func TestErrorRateRule(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := newErrorRateRule(tt.max, interval)
+			r := NewErrorRateRule(tt.max, interval)
 			got := -1
 			for i, c := range tt.intervals {
 				start := int64(i) * int64(interval)
@@ -50,17 +50,17 @@ func TestErrorRateRule(t *testing.T) {
 				if tt.lastShort && i == len(tt.intervals)-1 {
 					end = start + int64(interval)/3
 				}
-				if r.observe(&measure.Interval{Index: i, StartNs: start, EndNs: end, Operations: c.ops, Failed: c.failed}) && got < 0 {
+				if r.Observe(&measure.Interval{Index: i, StartNs: start, EndNs: end, Operations: c.ops, Failed: c.failed}) && got < 0 {
 					got = i
 				}
 			}
 			if got != tt.tripAt {
 				t.Fatalf("tripped at interval %d, want %d", got, tt.tripAt)
 			}
-			v := r.verdict()
+			v := r.Verdict()
 			select {
-			case <-r.stop():
-				if v == nil || v.Flag != "--max-error-rate" || v.Finished < minRateOperations || float64(v.Failed) <= tt.max*float64(v.Finished) {
+			case <-r.Stop():
+				if v == nil || v.Flag != "--max-error-rate" || v.Finished < MinRateOperations || float64(v.Failed) <= tt.max*float64(v.Finished) {
 					t.Errorf("tripped with verdict %+v", v)
 				}
 			default:
@@ -70,8 +70,8 @@ func TestErrorRateRule(t *testing.T) {
 			}
 		})
 	}
-	var none *errorRateRule // no --max-error-rate
-	if none.observe(&measure.Interval{EndNs: int64(interval), Operations: 100, Failed: 100}) || none.stop() != nil || none.verdict() != nil {
+	var none *ErrorRateRule // no --max-error-rate
+	if none.Observe(&measure.Interval{EndNs: int64(interval), Operations: 100, Failed: 100}) || none.Stop() != nil || none.Verdict() != nil {
 		t.Error("a nil rule must never trip")
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/mongobench/mongobench/internal/results"
 )
 
-// observer samples server and host metrics on the run's clock: sample k is
+// Observer samples server and host metrics on the run's clock: sample k is
 // taken at k status intervals after the clock's start, so interval k of
 // the metrics covers the same time as interval k of the latencies.
-type observer struct {
+type Observer struct {
 	sampler  *metrics.Sampler
 	clock    measure.Clock
 	interval time.Duration
@@ -33,9 +33,9 @@ type observer struct {
 	done  chan struct{}
 }
 
-func startObserver(ctx context.Context, client *driver.Client, clock measure.Clock, interval time.Duration, serverIsLocal bool,
-	onMetrics func(index int, m metrics.IntervalMetrics)) *observer {
-	o := &observer{
+func StartObserver(ctx context.Context, client *driver.Client, clock measure.Clock, interval time.Duration, serverIsLocal bool,
+	onMetrics func(index int, m metrics.IntervalMetrics)) *Observer {
+	o := &Observer{
 		sampler:   metrics.NewSampler(metrics.SamplerOptions{Client: client, ServerIsLocal: serverIsLocal, Interval: interval}),
 		clock:     clock,
 		interval:  interval,
@@ -49,7 +49,7 @@ func startObserver(ctx context.Context, client *driver.Client, clock measure.Clo
 	return o
 }
 
-func (o *observer) run(ctx context.Context) {
+func (o *Observer) run(ctx context.Context) {
 	defer close(o.done)
 	t := time.NewTimer(time.Hour)
 	defer t.Stop()
@@ -67,7 +67,7 @@ func (o *observer) run(ctx context.Context) {
 	}
 }
 
-func (o *observer) take(ctx context.Context) {
+func (o *Observer) take(ctx context.Context) {
 	s := o.sampler.Sample(ctx, time.Now())
 	o.mu.Lock()
 	m := metrics.Delta(o.last, s)
@@ -81,16 +81,16 @@ func (o *observer) take(ctx context.Context) {
 	}
 }
 
-// stop takes the closing sample, which covers the last, short interval.
-func (o *observer) stop(ctx context.Context) {
+// Stop takes the closing sample, which covers the last, short interval.
+func (o *Observer) Stop(ctx context.Context) {
 	close(o.stopc)
 	<-o.done
 	o.take(ctx)
 }
 
-// timeSeries returns the metrics per interval for the results file, with
+// TimeSeries returns the metrics per interval for the results file, with
 // "t" (seconds from the phase's start to the interval's end) beside each.
-func (o *observer) timeSeries() (server []results.ServerSample, host []results.HostSample) {
+func (o *Observer) TimeSeries() (server []results.ServerSample, host []results.HostSample) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	start := o.clock.StartTime()
@@ -106,9 +106,17 @@ func (o *observer) timeSeries() (server []results.ServerSample, host []results.H
 	return server, host
 }
 
-// intervals returns a copy of the per-interval metrics.
-func (o *observer) intervals() []metrics.IntervalMetrics {
+// Intervals returns a copy of the per-interval metrics.
+func (o *Observer) Intervals() []metrics.IntervalMetrics {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return append([]metrics.IntervalMetrics(nil), o.series...)
+}
+
+// Bounds returns the phase's first and last samples, for the summary's
+// figures over the whole phase.
+func (o *Observer) Bounds() (first, last metrics.Snapshot) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.first, o.last
 }

@@ -1,4 +1,4 @@
-package cli
+package bench
 
 import (
 	"fmt"
@@ -10,19 +10,19 @@ import (
 	"github.com/mongobench/mongobench/internal/results"
 )
 
-// minRateOperations is how many finished operations --max-error-rate
+// MinRateOperations is how many finished operations --max-error-rate
 // needs before it judges: below it, two failures out of three at the start
 // of a run, or in the odd interval of a slow run, would end a benchmark on
 // noise.
-const minRateOperations = 20
+const MinRateOperations = 20
 
-// errorRateRule is --max-error-rate. At the end of each whole status
+// ErrorRateRule is --max-error-rate. At the end of each whole status
 // interval it adds that interval's finished and failed operations to a
-// window; once the window holds at least minRateOperations it judges the
+// window; once the window holds at least MinRateOperations it judges the
 // window's share of failures against max and starts a new window. A run at
 // a few operations per interval is thus judged over several intervals
 // rather than never, and every verdict covers at least one whole interval.
-type errorRateRule struct {
+type ErrorRateRule struct {
 	max      float64
 	interval time.Duration
 	trip     chan struct{} // closed when the rule trips
@@ -33,14 +33,14 @@ type errorRateRule struct {
 	tripped          *results.ErrorStop
 }
 
-func newErrorRateRule(max float64, interval time.Duration) *errorRateRule {
-	return &errorRateRule{max: max, interval: interval, trip: make(chan struct{}), windowStartNs: -1}
+func NewErrorRateRule(max float64, interval time.Duration) *ErrorRateRule {
+	return &ErrorRateRule{max: max, interval: interval, trip: make(chan struct{}), windowStartNs: -1}
 }
 
-// observe takes one interval's counts and reports whether the rule tripped
+// Observe takes one interval's counts and reports whether the rule tripped
 // on it. A short interval (the last, cut by the end of the phase) is not
 // judged: the phase is ending anyway.
-func (r *errorRateRule) observe(iv *measure.Interval) bool {
+func (r *ErrorRateRule) Observe(iv *measure.Interval) bool {
 	if r == nil || iv.Duration() < r.interval {
 		return false
 	}
@@ -54,7 +54,7 @@ func (r *errorRateRule) observe(iv *measure.Interval) bool {
 	}
 	r.finished += iv.Operations
 	r.failed += iv.Failed
-	if r.finished < minRateOperations {
+	if r.finished < MinRateOperations {
 		return false
 	}
 	finished, failed, start := r.finished, r.failed, r.windowStartNs
@@ -72,16 +72,16 @@ func (r *errorRateRule) observe(iv *measure.Interval) bool {
 	return true
 }
 
-// stop is the channel the runner watches; nil (no rule) never closes.
-func (r *errorRateRule) stop() <-chan struct{} {
+// Stop is the channel the runner watches; nil (no rule) never closes.
+func (r *ErrorRateRule) Stop() <-chan struct{} {
 	if r == nil {
 		return nil
 	}
 	return r.trip
 }
 
-// verdict returns what tripped the rule, or nil.
-func (r *errorRateRule) verdict() *results.ErrorStop {
+// Verdict returns what tripped the rule, or nil.
+func (r *ErrorRateRule) Verdict() *results.ErrorStop {
 	if r == nil {
 		return nil
 	}
