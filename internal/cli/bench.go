@@ -13,6 +13,7 @@ import (
 
 	driver "go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/embedded"
@@ -388,8 +389,8 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	sizesAfter := sizesWithin(postCtx, postLimit, "after the phase", monitor, dbName, spec.Table)
 	cancelPost()
 	obsv := observation{topology: &topology, warmup: warm}
-	if out.usage != nil {
-		obsv.client = &clientReport{usage: *out.usage, operations: out.summary.Operations, sharesProcess: server != nil || servedInProcess(url)}
+	if out.Usage != nil {
+		obsv.client = &clientReport{usage: *out.Usage, operations: out.Summary.Operations, sharesProcess: server != nil || servedInProcess(url)}
 	}
 	// Sizes that could not be read are kept with the reason: the summary
 	// and results file say "not available" and why.
@@ -403,23 +404,23 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	// Every output is written whatever became of the others: a results
 	// file that cannot be written must not cost the run its place in the
 	// store, nor the store the results file.
-	outs := outputs{failed: out.sinkErrs}
+	outs := outputs{failed: out.SinkErrors}
 	summary := newSummaryOutput(env, spec.ExportFile, cfg.exporter)
-	opts := export.TextOptions{Percentiles: spec.Percentiles, Service: spec.MeasureService, Intended: spec.MeasureIntended, Partial: out.partial}
-	summaryErr := export.WriteText(summary, out.summary, opts)
+	opts := export.TextOptions{Percentiles: spec.Percentiles, Service: spec.MeasureService, Intended: spec.MeasureIntended, Partial: out.Partial}
+	summaryErr := export.WriteText(summary, out.Summary, opts)
 	if summaryErr != nil {
 		summaryErr = fmt.Errorf("the summary: %w", summaryErr)
 	}
-	if out.errorStop != nil {
-		fmt.Fprintf(summary, "[ERRORS], StoppedBy, %s %s\n", out.errorStop.Flag, strconv.FormatFloat(out.errorStop.Limit, 'f', -1, 64))
+	if out.ErrorStop != nil {
+		fmt.Fprintf(summary, "[ERRORS], StoppedBy, %s %s\n", out.ErrorStop.Flag, strconv.FormatFloat(out.ErrorStop.Limit, 'f', -1, 64))
 	}
-	if out.obs != nil {
-		first, last := out.obs.Bounds()
+	if out.Observer != nil {
+		first, last := out.Observer.Bounds()
 		for _, l := range metrics.SummaryLines(first, last, obsv.sizesAfter, obsv.topology) {
 			fmt.Fprintln(summary, l)
 		}
 	}
-	for _, l := range export.ScheduleLagLines(out.summary) {
+	for _, l := range export.ScheduleLagLines(out.Summary) {
 		fmt.Fprintln(summary, l)
 	}
 	if obsv.client != nil {
@@ -440,21 +441,21 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	// Without -target there is no schedule to be behind.
 	switch {
-	case spec.Target > 0 && (out.result.LateStarts > 0 || out.result.Abandoned > 0):
-		fmt.Fprintf(env.Stderr, "mongobench: %d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted\n", out.result.LateStarts, out.result.Abandoned)
-	case out.result.Abandoned > 0:
-		fmt.Fprintf(env.Stderr, "mongobench: %d operations were cut short by the end of the phase and not counted\n", out.result.Abandoned)
+	case spec.Target > 0 && (out.Result.LateStarts > 0 || out.Result.Abandoned > 0):
+		fmt.Fprintf(env.Stderr, "mongobench: %d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted\n", out.Result.LateStarts, out.Result.Abandoned)
+	case out.Result.Abandoned > 0:
+		fmt.Fprintf(env.Stderr, "mongobench: %d operations were cut short by the end of the phase and not counted\n", out.Result.Abandoned)
 	}
 	if cfg.args.out != "" || runStore != nil || callerSaves(ctx) {
 		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName, obsv)
 		if err != nil {
 			return err
 		}
-		if out.errorStop != nil {
+		if out.ErrorStop != nil {
 			if res.Extra == nil {
 				res.Extra = &results.Extra{}
 			}
-			res.Extra.StoppedByErrors = out.errorStop
+			res.Extra.StoppedByErrors = out.ErrorStop
 		}
 		handToCaller(ctx, res)
 		if cfg.args.out != "" {
@@ -485,17 +486,17 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if failure != nil {
 		return failure
 	}
-	if out.result.DuplicateKeys > 0 && command == "load" {
+	if out.Result.DuplicateKeys > 0 && command == "load" {
 		fmt.Fprintf(env.Stderr, "mongobench: %d inserts failed on duplicate keys: %s.%s already holds these records; load again with -p mongodb.upsert=true, or drop the collection first (--drop)\n",
-			out.result.DuplicateKeys, dbName, spec.Table)
+			out.Result.DuplicateKeys, dbName, spec.Table)
 	}
-	if es := out.errorStop; es != nil {
+	if es := out.ErrorStop; es != nil {
 		if es.Flag == "--max-errors" {
 			return fmt.Errorf("stopped after %d failed operations (--max-errors %d); the summary and results cover what ran", es.Failed, cfg.args.maxErrors)
 		}
 		return fmt.Errorf("stopped early: %s; the summary and results cover what ran", es.Reason)
 	}
-	if failed := failedOperations(out.summary); failed > 0 && failed == out.summary.Operations {
+	if failed := failedOperations(out.Summary); failed > 0 && failed == out.Summary.Operations {
 		return fmt.Errorf("every one of the %d operations failed (see the Return= and Error lines)", failed)
 	}
 	return nil
@@ -573,8 +574,8 @@ func preload(ctx context.Context, env Env, cfg *benchConfig, client *mongo.Clien
 		preloadInterrupted(env, cfg, out)
 		return interrupt.before(nil, "loading the embedded server")
 	}
-	if failed := failedOperations(out.summary); failed > 0 {
-		return fmt.Errorf("loading the embedded server failed for %d of %d records", failed, out.summary.Operations)
+	if failed := failedOperations(out.Summary); failed > 0 {
+		return fmt.Errorf("loading the embedded server failed for %d of %d records", failed, out.Summary.Operations)
 	}
 	if err := server.EnsureIDIndexes(ctx); err != nil {
 		return fmt.Errorf("embedded server: %w", err)
@@ -638,11 +639,11 @@ func preloadBatch(spec *workload.Spec, batchSize int) int {
 // by the inserts the server acknowledged rather than by the plan. Counting
 // in the server instead would wait on it while it still works through the
 // batches cut short.
-func preloadInterrupted(env Env, cfg *benchConfig, out *phaseOutput) {
+func preloadInterrupted(env Env, cfg *benchConfig, out *bench.Outcome) {
 	spec := cfg.spec
-	loaded := out.summary.Status[db.Insert][db.OK]
+	loaded := out.Summary.Status[db.Insert][db.OK]
 	cut := ""
-	if n := out.result.Abandoned; n > 0 {
+	if n := out.Result.Abandoned; n > 0 {
 		cut = fmt.Sprintf("; %d more were in flight and may be stored too", n)
 	}
 	fmt.Fprintf(env.Stderr, "mongobench: loading the embedded server was interrupted: the server acknowledged %d of the %d records for %s%s\n", loaded, spec.RecordCount, spec.Table, cut)

@@ -11,8 +11,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/measure"
-	"github.com/mongobench/mongobench/internal/runner"
 )
 
 // progressTick is how often the display is redrawn.
@@ -45,10 +45,33 @@ type progressDisplay struct {
 	done chan struct{}
 }
 
-func startProgress(w io.Writer, what string, operations int64, maxTime time.Duration, progress *runner.Progress, clock measure.Clock) *progressDisplay {
-	d := newProgressDisplay(w, what, operations, maxTime, progress.Started, func() time.Duration { return time.Duration(clock.Now()) })
-	go d.run()
-	return d
+// progressSink shows the display for the phase it is opened for.
+type progressSink struct {
+	w io.Writer
+	d *progressDisplay
+}
+
+func newProgressSink(w io.Writer) *progressSink { return &progressSink{w: w} }
+
+func (s *progressSink) Open(p bench.Phase) error {
+	what := "run:"
+	if p.Command == "load" {
+		what = "load:"
+	}
+	clock := p.Clock
+	s.d = newProgressDisplay(s.w, what, p.Operations, p.MaxTime, p.Progress.Started, func() time.Duration { return time.Duration(clock.Now()) })
+	go s.d.run()
+	return nil
+}
+
+func (s *progressSink) Interval(u bench.Update) error {
+	s.d.interval(u.Interval)
+	return nil
+}
+
+func (s *progressSink) Close(bool) error {
+	s.d.finish(s.w)
+	return nil
 }
 
 // newProgressDisplay draws the display's blank state on w; update redraws

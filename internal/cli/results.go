@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
@@ -57,17 +58,17 @@ type observation struct {
 	client                  *clientReport
 }
 
-func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutput, url, database string, obsv observation) (*results.Results, error) {
+func buildResults(cfg *benchConfig, command string, seed uint64, out *bench.Outcome, url, database string, obsv observation) (*results.Results, error) {
 	meta := resultsMeta(cfg, command, seed, url, database)
-	meta.Partial = out.partial
+	meta.Partial = out.Partial
 	extra := &results.Extra{
 		Runner: &results.Runner{
-			LateStarts:         out.result.LateStarts,
-			AbandonedAtStop:    out.result.Abandoned,
-			StoppedByTime:      out.result.TimedOut,
-			StoppedBySignal:    out.result.Stopped,
-			OperationsStarted:  out.result.Started,
-			MeasuredOperations: out.summary.Operations,
+			LateStarts:         out.Result.LateStarts,
+			AbandonedAtStop:    out.Result.Abandoned,
+			StoppedByTime:      out.Result.TimedOut,
+			StoppedBySignal:    out.Result.Stopped,
+			OperationsStarted:  out.Result.Started,
+			MeasuredOperations: out.Summary.Operations,
 		},
 		Topology: obsv.topology,
 		Warmup:   obsv.warmup,
@@ -78,16 +79,16 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *phaseOutpu
 	if obsv.sizesBefore != nil || obsv.sizesAfter != nil {
 		extra.Sizes = &results.Sizes{Start: obsv.sizesBefore, End: obsv.sizesAfter}
 	}
-	if out.obs != nil {
-		extra.ServerMetrics, extra.HostMetrics = out.obs.TimeSeries()
+	if out.Observer != nil {
+		extra.ServerMetrics, extra.HostMetrics = out.Observer.TimeSeries()
 	}
 	meta.Extra = extra
-	res, err := results.NewResults(out.summary, meta)
-	if err != nil || out.obs == nil {
+	res, err := results.NewResults(out.Summary, meta)
+	if err != nil || out.Observer == nil {
 		return res, err
 	}
 	// Interval k of the metrics covers interval k of the latencies.
-	for i, m := range out.obs.Intervals() {
+	for i, m := range out.Observer.Intervals() {
 		if i < len(res.Intervals) {
 			res.Intervals[i].Metrics = &m
 		}

@@ -27,8 +27,8 @@ func runWarmup(ctx context.Context, env Env, pc phaseConfig) (*results.Warmup, e
 	if err != nil {
 		return nil, err
 	}
-	s := out.summary
-	w := &results.Warmup{Seconds: s.Runtime().Seconds(), Operations: s.Operations, P99us: map[string]int64{}, Abandoned: out.result.Abandoned}
+	s := out.Summary
+	w := &results.Warmup{Seconds: s.Runtime().Seconds(), Operations: s.Operations, P99us: map[string]int64{}, Abandoned: out.Result.Abandoned}
 	if w.Seconds > 0 {
 		w.Throughput = float64(s.Operations) / w.Seconds
 	}
