@@ -1,0 +1,283 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// recorder is a sink that keeps what it is given.
+type recorder struct {
+	mu        sync.Mutex
+	opened    int
+	phase     Phase
+	intervals []*measure.Interval
+	counts    []int64 // each interval's histogram counts, read while delivered
+	metrics   []int
+	closed    int
+	partial   bool
+	failWith  error // Interval returns it
+}
+
+func (r *recorder) Open(p Phase) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.opened++
+	r.phase = p
+	return nil
+}
+
+func (r *recorder) Interval(u Update) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var n int64
+	for _, m := range u.Interval.Measurements {
+		// A load's batches have latencies of their own, beside their
+		// records'.
+		if m.Service != nil && measure.CountsAsOperation(m.Op) {
+			n += m.Service.TotalCount()
+		}
+	}
+	r.intervals = append(r.intervals, u.Interval)
+	r.counts = append(r.counts, n)
+	return r.failWith
+}
+
+func (r *recorder) Metrics(index int, _ *metrics.IntervalMetrics) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.metrics = append(r.metrics, index)
+	return nil
+}
+
+func (r *recorder) Close(partial bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed++
+	r.partial = partial
+	return nil
+}
+
+// TestRunLoadThenRun loads records and runs reads on them through Run,
+// each with a sink that must see every interval the collector closed.
+func TestRunLoadThenRun(t *testing.T) {
+	t.Parallel()
+	const records, reads = 300, 400
+	client := openClient(t, 4)
+	props := []string{"recordcount=300", "operationcount=400", "threadcount=4", "readproportion=1",
+		"updateproportion=0", "fieldcount=2", "fieldlength=10", "status.interval=1"}
+	phases := []struct {
+		command string
+		ops     int64
+		batch   int
+		op      db.Op
+	}{
+		{"load", records, 10, db.Insert},
+		{"run", reads, 1, db.Read},
+	}
+	for _, ph := range phases {
+		s := spec(t, ph.command == "run", props...)
+		core, err := workload.NewCore(s, s.RecordCount, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &recorder{}
+		var warnings bytes.Buffer
+		out, err := Run(context.Background(), Config{
+			Command: ph.command, Core: core, Spec: s, Client: client, Seed: 1,
+			BatchSize: ph.batch, Operations: ph.ops, Observe: true, Warnings: &warnings,
+		}, rec)
+		if err != nil {
+			t.Fatalf("%s: %v", ph.command, err)
+		}
+		if out.Summary.Operations != ph.ops {
+			t.Errorf("%s: %d operations, want %d", ph.command, out.Summary.Operations, ph.ops)
+		}
+		if got := out.Summary.Status[ph.op][db.OK]; got != ph.ops {
+			t.Errorf("%s: %d %v OK, want %d (statuses %v)", ph.command, got, ph.op, ph.ops, out.Summary.Status[ph.op])
+		}
+		if out.Partial || out.ErrorStop != nil || len(out.SinkErrors) > 0 || warnings.Len() > 0 {
+			t.Errorf("%s: partial %v, error stop %+v, sink errors %v, warnings %q", ph.command, out.Partial, out.ErrorStop, out.SinkErrors, warnings.String())
+		}
+		if out.Usage == nil || out.Observer == nil {
+			t.Errorf("%s: observed, yet usage %v, observer %v", ph.command, out.Usage, out.Observer)
+		}
+		if rec.opened != 1 || rec.closed != 1 || rec.partial {
+			t.Errorf("%s: opened %d times, closed %d times, partial %v", ph.command, rec.opened, rec.closed, rec.partial)
+		}
+		if rec.phase.Command != ph.command || rec.phase.Operations != ph.ops || rec.phase.Progress.Started() != ph.ops {
+			t.Errorf("%s: the sink was opened for %+v", ph.command, rec.phase)
+		}
+		// Every interval, in order, with what it recorded: the copies
+		// the sink got add up to the summary.
+		if len(rec.intervals) != len(out.Summary.Intervals) {
+			t.Fatalf("%s: the sink got %d intervals, the collector closed %d", ph.command, len(rec.intervals), len(out.Summary.Intervals))
+		}
+		var ops, recorded int64
+		for i, iv := range rec.intervals {
+			if iv.Index != i || iv.Operations != out.Summary.Intervals[i].Operations {
+				t.Errorf("%s: interval %d is %d with %d operations; the collector's has %d", ph.command, i, iv.Index, iv.Operations, out.Summary.Intervals[i].Operations)
+			}
+			ops += iv.Operations
+			recorded += rec.counts[i]
+		}
+		if ops != ph.ops || recorded != ph.ops {
+			t.Errorf("%s: the intervals count %d operations and hold %d latencies, want %d", ph.command, ops, recorded, ph.ops)
+		}
+		// The observer's samples reach a MetricsSink: the closing one at
+		// least.
+		if len(rec.metrics) == 0 || len(rec.metrics) != len(out.Observer.Intervals()) {
+			t.Errorf("%s: the sink got metrics %v, the observer took %d", ph.command, rec.metrics, len(out.Observer.Intervals()))
+		}
+	}
+}
+
+// TestRunSinkFailures: a sink that cannot open ends Run before anything
+// is measured; one that fails later is reported once and the phase goes on.
+func TestRunSinkFailures(t *testing.T) {
+	t.Parallel()
+	client := openClient(t, 1)
+	s := spec(t, false, "recordcount=50", "threadcount=1", "fieldcount=1", "fieldlength=10")
+	newCore := func() *workload.Core {
+		core, err := workload.NewCore(s, s.RecordCount, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return core
+	}
+	cfg := Config{Command: "load", Spec: s, Client: client, Seed: 1, BatchSize: 1, Operations: 50}
+
+	first := &recorder{}
+	cfg.Core = newCore()
+	if _, err := Run(context.Background(), cfg, first, failingOpen{}); err == nil || !strings.Contains(err.Error(), "cannot open") {
+		t.Errorf("Run with a sink that cannot open: %v", err)
+	}
+	if first.closed != 1 || len(first.intervals) != 0 {
+		t.Errorf("the sink opened before the failing one: closed %d times, %d intervals", first.closed, len(first.intervals))
+	}
+	if n, err := client.Count(context.Background(), s.Table); err != nil || n != 0 {
+		t.Errorf("%d documents (%v): the phase ran", n, err)
+	}
+
+	broken := &recorder{failWith: errors.New("disk full")}
+	var warnings bytes.Buffer
+	cfg.Core, cfg.Warnings = newCore(), &warnings
+	out, err := Run(context.Background(), cfg, broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Summary.Operations != 50 || len(out.SinkErrors) != 1 || strings.Count(warnings.String(), "disk full") != 1 {
+		t.Errorf("%d operations, sink errors %v, warnings %q", out.Summary.Operations, out.SinkErrors, warnings.String())
+	}
+}
+
+type failingOpen struct{}
+
+func (failingOpen) Open(Phase) error         { return errors.New("cannot open") }
+func (failingOpen) Interval(Update) error    { return nil }
+func (failingOpen) Close(partial bool) error { return nil }
+
+// TestFeedNeverWaits: with a sink stuck in Interval, the collector's side
+// of the feed still returns at once for every interval, and the sink gets
+// them all, in order and intact, once it moves again.
+func TestFeedNeverWaits(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	stuck := &blockingSink{release: release}
+	f := newFeed([]Sink{stuck}, nil)
+	const n = 200
+	pushed := make(chan struct{})
+	go func() {
+		defer close(pushed)
+		for i := range n {
+			h := measure.NewHistogram()
+			_ = h.RecordValue(int64(i + 1))
+			iv := &measure.Interval{Index: i, Operations: 1, Measurements: []measure.Measurement{{Name: "READ", Op: db.Read, Service: h}}}
+			f.interval(iv, false)
+			// The collector reuses its histograms once the callback
+			// returns: the sink must not see that.
+			h.Reset()
+		}
+	}()
+	select {
+	case <-pushed:
+	case <-time.After(time.Minute):
+		t.Fatal("the feed held the collector up while a sink was stuck")
+	}
+	close(release)
+	f.close()
+	if len(stuck.got) != n {
+		t.Fatalf("the sink got %d intervals, want %d", len(stuck.got), n)
+	}
+	for i, v := range stuck.got {
+		if v != int64(i+1) {
+			t.Fatalf("interval %d held latency %d, want %d", i, v, i+1)
+		}
+	}
+}
+
+type blockingSink struct {
+	release chan struct{}
+	got     []int64 // each interval's one latency
+}
+
+func (*blockingSink) Open(Phase) error { return nil }
+func (s *blockingSink) Interval(u Update) error {
+	<-s.release
+	s.got = append(s.got, u.Interval.Measurements[0].Service.Max())
+	return nil
+}
+func (*blockingSink) Close(bool) error { return nil }
+
+// TestValidate lists every fault of a Config at once.
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	good := func() Config {
+		s := &workload.Spec{Threads: 1, StatusInterval: time.Second}
+		return Config{Command: "run", Core: &workload.Core{}, Spec: s, Client: openClient(t, 1), BatchSize: 1, Operations: 10}
+	}
+	tests := []struct {
+		name   string
+		change func(*Config)
+		want   []string // one per error, in order
+	}{
+		{"valid", func(*Config) {}, nil},
+		{"bound by a stop alone", func(c *Config) { c.Operations = 0 }, nil},
+		{"command", func(c *Config) { c.Command = "sweep" }, []string{`command "sweep": it is load or run`}},
+		{"nothing to run", func(c *Config) { c.Core, c.Spec, c.Client = nil, nil, nil }, []string{"no workload core", "no workload spec", "no client"}},
+		{"threads and interval", func(c *Config) { c.Spec.Threads, c.Spec.StatusInterval = 0, 0 }, []string{"0 threads: at least 1", "status interval 0s: it must be positive"}},
+		{"negative limits", func(c *Config) { c.Operations, c.MaxErrors, c.Grace = -1, -2, -time.Second },
+			[]string{"-1 operations", "max errors -2", "grace -1s"}},
+		{"batch", func(c *Config) { c.BatchSize = 0 }, []string{"batch size 0: at least 1"}},
+		{"rate over one", func(c *Config) { c.MaxErrorRate = 1.5 }, []string{"max error rate 1.5: 0 for no limit, or a share up to 1"}},
+		{"time limit", func(c *Config) { c.Spec.MaxExecutionTime = -time.Second }, []string{"time limit -1s"}},
+	}
+	for _, tt := range tests {
+		c := good()
+		tt.change(&c)
+		errs := c.Validate()
+		if len(errs) != len(tt.want) {
+			t.Errorf("%s: %v, want %d errors", tt.name, errs, len(tt.want))
+			continue
+		}
+		for i, err := range errs {
+			if !strings.Contains(err.Error(), tt.want[i]) {
+				t.Errorf("%s: error %d is %q, want it to say %q", tt.name, i, err, tt.want[i])
+			}
+		}
+	}
+	c := good()
+	c.Command = ""
+	if _, err := Run(context.Background(), c); err == nil {
+		t.Error("Run ran an invalid Config")
+	}
+}
