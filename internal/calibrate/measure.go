@@ -17,11 +17,11 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/redact"
-	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/selfmon"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -171,9 +171,10 @@ func (w *window) end(ops, failed int64, latency *hdrhistogram.Histogram) Figures
 	return f
 }
 
-// mongobench measures the point through mongobench's own path, wired as
-// a load or run command wires it: the binding's client, the workload's
-// core, the runner's workers and the measurement collector. Connecting
+// mongobench measures the point through mongobench's own path, the one a
+// load or run command takes: the binding's client, the workload's core,
+// and bench.Run's workers and collector, without the outputs and the
+// metrics sampling a command adds. Connecting
 // and building the workload come before the measurement, as set-up.
 func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point) (Figures, error) {
 	client, err := mongo.Open(ctx, mongo.Config{
@@ -192,31 +193,20 @@ func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point
 	if err != nil {
 		return Figures{}, err
 	}
-	batch := max(pt.batchSize, 1)
-	clock := measure.NewClock()
-	collector := measure.NewCollector(measure.Options{
-		Interval: spec.StatusInterval,
-		Service:  true, // whatever the summary prints, results always compare on it
-		Intended: spec.RecordIntended(),
-		Threads:  spec.Threads,
-	}, clock)
-
+	command := "run"
+	if pt.load {
+		command = "load"
+	}
 	w := m.begin()
-	collector.Start(nil)
-	_, err = runner.Run(ctx, runner.Config{
-		Core:         core,
-		Transactions: !pt.load,
-		Threads:      spec.Threads,
-		Operations:   operationsOf(spec, pt.load),
-		Target:       spec.Target,
-		MaxTime:      spec.MaxExecutionTime,
-		BatchSize:    batch,
-		Seed:         seed,
-		NewDB:        client.NewDB,
-		Collector:    collector,
-		Clock:        runner.SystemClock(clock),
-	}, nil)
-	summary := collector.Stop()
+	out, err := bench.Run(ctx, bench.Config{
+		Command:    command,
+		Core:       core,
+		Spec:       spec,
+		Client:     client,
+		Seed:       seed,
+		BatchSize:  max(pt.batchSize, 1),
+		Operations: operationsOf(spec, pt.load),
+	})
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -224,6 +214,7 @@ func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point
 		w.probe.Stop()
 		return Figures{}, err
 	}
+	summary := out.Summary
 	latency, failed := overall(summary)
 	f := w.end(summary.Operations, failed, latency)
 	if f.Operations > 0 && failed == f.Operations {
