@@ -281,3 +281,37 @@ func TestValidate(t *testing.T) {
 		t.Error("Run ran an invalid Config")
 	}
 }
+
+// TestWarmup runs a warm-up on loaded records and checks the figures it
+// keeps agree with its summary.
+func TestWarmup(t *testing.T) {
+	t.Parallel()
+	client := openClient(t, 2)
+	props := []string{"recordcount=50", "operationcount=5", "threadcount=2", "readproportion=1",
+		"updateproportion=0", "fieldcount=1", "fieldlength=10", "warmuptime=1", "maxerrors=1"}
+	load := spec(t, false, props...)
+	core, err := workload.NewCore(load, load.RecordCount, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Config{Command: "load", Core: core, Spec: load, Client: client, Seed: 1, BatchSize: 1, Operations: 50}); err != nil {
+		t.Fatal(err)
+	}
+	run := spec(t, true, props...)
+	if core, err = workload.NewCore(run, run.RecordCount, 1); err != nil {
+		t.Fatal(err)
+	}
+	w, s, err := Warmup(context.Background(), Config{Command: "run", Core: core, Spec: run, Client: client, Seed: 1, BatchSize: 1, Operations: 5, Observe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Operations != s.Operations || w.Operations == 0 || s.Status[db.Read][db.OK] != w.Operations {
+		t.Errorf("warm-up of %d operations, summary of %d, %d reads OK", w.Operations, s.Operations, s.Status[db.Read][db.OK])
+	}
+	if _, ok := w.P99us["READ"]; !ok || len(w.P99us) != 1 {
+		t.Errorf("p99s %v, want READ's alone", w.P99us)
+	}
+	if w.Seconds <= 0 || w.Throughput <= 0 {
+		t.Errorf("%.3f s, %.1f ops/s", w.Seconds, w.Throughput)
+	}
+}

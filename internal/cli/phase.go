@@ -50,12 +50,17 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*bench.Outcome, err
 			sinks = append(sinks, bench.NewStatusLines(env.Stderr))
 		}
 	}
-	return bench.Run(ctx, bench.Config{
-		Command: pc.command, Core: pc.core, Spec: spec, Client: pc.client, Seed: pc.seed,
+	return bench.Run(ctx, pc.config(env), sinks...)
+}
+
+// config is the phase for bench.
+func (pc *phaseConfig) config(env Env) bench.Config {
+	return bench.Config{
+		Command: pc.command, Core: pc.core, Spec: pc.spec, Client: pc.client, Seed: pc.seed,
 		BatchSize: pc.batchSize, Operations: pc.operations,
 		MaxErrors: pc.maxErrors, MaxErrorRate: pc.maxErrorRate,
 		Observe: !pc.quiet, Monitor: pc.monitor, LocalHost: pc.localHost,
 		Stop: pc.interrupt.stopped(), Grace: stopGrace,
 		Warnings: env.Stderr,
-	}, sinks...)
+	}
 }
