@@ -390,7 +390,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	cancelPost()
 	obsv := observation{topology: &topology, warmup: warm}
 	if out.Usage != nil {
-		obsv.client = &clientReport{usage: *out.Usage, operations: out.Summary.Operations, sharesProcess: server != nil || servedInProcess(url)}
+		obsv.client = &bench.ClientReport{Usage: *out.Usage, Operations: out.Summary.Operations, SharesProcess: server != nil || servedInProcess(url)}
 	}
 	// Sizes that could not be read are kept with the reason: the summary
 	// and results file say "not available" and why.
@@ -424,7 +424,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintln(summary, l)
 	}
 	if obsv.client != nil {
-		for _, l := range obsv.client.summaryLines() {
+		for _, l := range obsv.client.SummaryLines() {
 			fmt.Fprintln(summary, l)
 		}
 		if w := env.said.clientWarning(*obsv.client); w != "" {

@@ -55,7 +55,7 @@ type observation struct {
 	topology                *metrics.TopologyInfo
 	sizesBefore, sizesAfter *metrics.SizeStats
 	warmup                  *results.Warmup
-	client                  *clientReport
+	client                  *bench.ClientReport
 }
 
 func buildResults(cfg *benchConfig, command string, seed uint64, out *bench.Outcome, url, database string, obsv observation) (*results.Results, error) {
@@ -74,7 +74,7 @@ func buildResults(cfg *benchConfig, command string, seed uint64, out *bench.Outc
 		Warmup:   obsv.warmup,
 	}
 	if obsv.client != nil {
-		extra.Client = obsv.client.section()
+		extra.Client = obsv.client.Section()
 	}
 	if obsv.sizesBefore != nil || obsv.sizesAfter != nil {
 		extra.Sizes = &results.Sizes{Start: obsv.sizesBefore, End: obsv.sizesAfter}
