@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -137,6 +138,19 @@ func TestRunLoadThenRun(t *testing.T) {
 		// least.
 		if len(rec.metrics) == 0 || len(rec.metrics) != len(out.Observer.Intervals()) {
 			t.Errorf("%s: the sink got metrics %v, the observer took %d", ph.command, rec.metrics, len(out.Observer.Intervals()))
+		}
+		// Interval k of the results carries interval k of the metrics.
+		res, err := out.Results(results.Meta{Phase: ph.command}, Observation{Client: out.Client(false)})
+		if err != nil {
+			t.Fatalf("%s: %v", ph.command, err)
+		}
+		for i, iv := range res.Intervals {
+			if observed := i < len(out.Observer.Intervals()); (iv.Metrics != nil) != observed {
+				t.Errorf("%s: interval %d of %d has metrics %v, want some: %v", ph.command, i, len(res.Intervals), iv.Metrics, observed)
+			}
+		}
+		if res.Extra.Client == nil || res.Extra.Runner.MeasuredOperations != ph.ops {
+			t.Errorf("%s: client section %+v, runner %+v", ph.command, res.Extra.Client, res.Extra.Runner)
 		}
 	}
 }

@@ -388,13 +388,12 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	postCtx, cancelPost, postLimit := postPhaseContext(ctx, cfg.connect)
 	sizesAfter := sizesWithin(postCtx, postLimit, "after the phase", monitor, dbName, spec.Table)
 	cancelPost()
-	obsv := observation{topology: &topology, warmup: warm}
-	if out.Usage != nil {
-		obsv.client = &bench.ClientReport{Usage: *out.Usage, Operations: out.Summary.Operations, SharesProcess: server != nil || servedInProcess(url)}
-	}
 	// Sizes that could not be read are kept with the reason: the summary
 	// and results file say "not available" and why.
-	obsv.sizesBefore, obsv.sizesAfter = &sizesBefore, &sizesAfter
+	obsv := bench.Observation{
+		Topology: &topology, SizesBefore: &sizesBefore, SizesAfter: &sizesAfter, Warmup: warm,
+		Client: out.Client(server != nil || servedInProcess(url)),
+	}
 	if server != nil {
 		if err := server.EnsureIDIndexes(ctx); err != nil {
 			fmt.Fprintf(env.Stderr, "mongobench: warning: embedded server: %v\n", err)
@@ -416,18 +415,18 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	if out.Observer != nil {
 		first, last := out.Observer.Bounds()
-		for _, l := range metrics.SummaryLines(first, last, obsv.sizesAfter, obsv.topology) {
+		for _, l := range metrics.SummaryLines(first, last, obsv.SizesAfter, obsv.Topology) {
 			fmt.Fprintln(summary, l)
 		}
 	}
 	for _, l := range export.ScheduleLagLines(out.Summary) {
 		fmt.Fprintln(summary, l)
 	}
-	if obsv.client != nil {
-		for _, l := range obsv.client.SummaryLines() {
+	if obsv.Client != nil {
+		for _, l := range obsv.Client.SummaryLines() {
 			fmt.Fprintln(summary, l)
 		}
-		if w := env.said.clientWarning(*obsv.client); w != "" {
+		if w := env.said.clientWarning(*obsv.Client); w != "" {
 			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
 		}
 	}
@@ -447,15 +446,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintf(env.Stderr, "mongobench: %d operations were cut short by the end of the phase and not counted\n", out.Result.Abandoned)
 	}
 	if cfg.args.out != "" || runStore != nil || callerSaves(ctx) {
-		res, err := buildResults(cfg, command, seed, out, redact.URL(url), dbName, obsv)
+		res, err := out.Results(resultsMeta(cfg, command, seed, redact.URL(url), dbName), obsv)
 		if err != nil {
 			return err
-		}
-		if out.ErrorStop != nil {
-			if res.Extra == nil {
-				res.Extra = &results.Extra{}
-			}
-			res.Extra.StoppedByErrors = out.ErrorStop
 		}
 		handToCaller(ctx, res)
 		if cfg.args.out != "" {

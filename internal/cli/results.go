@@ -4,8 +4,6 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
@@ -48,52 +46,6 @@ func resultsMeta(cfg *benchConfig, command string, seed uint64, url, database st
 		Phase:   command,
 		Config:  resolvedConfig(cfg, seed, url, database),
 	}
-}
-
-// observation is what was read from the server around the phase.
-type observation struct {
-	topology                *metrics.TopologyInfo
-	sizesBefore, sizesAfter *metrics.SizeStats
-	warmup                  *results.Warmup
-	client                  *bench.ClientReport
-}
-
-func buildResults(cfg *benchConfig, command string, seed uint64, out *bench.Outcome, url, database string, obsv observation) (*results.Results, error) {
-	meta := resultsMeta(cfg, command, seed, url, database)
-	meta.Partial = out.Partial
-	extra := &results.Extra{
-		Runner: &results.Runner{
-			LateStarts:         out.Result.LateStarts,
-			AbandonedAtStop:    out.Result.Abandoned,
-			StoppedByTime:      out.Result.TimedOut,
-			StoppedBySignal:    out.Result.Stopped,
-			OperationsStarted:  out.Result.Started,
-			MeasuredOperations: out.Summary.Operations,
-		},
-		Topology: obsv.topology,
-		Warmup:   obsv.warmup,
-	}
-	if obsv.client != nil {
-		extra.Client = obsv.client.Section()
-	}
-	if obsv.sizesBefore != nil || obsv.sizesAfter != nil {
-		extra.Sizes = &results.Sizes{Start: obsv.sizesBefore, End: obsv.sizesAfter}
-	}
-	if out.Observer != nil {
-		extra.ServerMetrics, extra.HostMetrics = out.Observer.TimeSeries()
-	}
-	meta.Extra = extra
-	res, err := results.NewResults(out.Summary, meta)
-	if err != nil || out.Observer == nil {
-		return res, err
-	}
-	// Interval k of the metrics covers interval k of the latencies.
-	for i, m := range out.Observer.Intervals() {
-		if i < len(res.Intervals) {
-			res.Intervals[i].Metrics = &m
-		}
-	}
-	return res, nil
 }
 
 // writeResults writes a results file atomically: an interruption or a
