@@ -34,11 +34,32 @@ targets=(
   "./internal/nullserver FuzzParseMessage"
   "./internal/embedded FuzzCommandName"
 )
+# fuzz PKG TARGET fuzzes one target. Go's fuzzing coordinator (before Go
+# 1.27) can end a run whose time is up with "context deadline exceeded"
+# while a starved worker is still busy, though nothing failed
+# (go.dev/issue/75804): that run is reported as such and not counted as a
+# failure. A real failure always writes its input under testdata/fuzz,
+# and that is what decides.
+fuzz() {
+  local pkg=$1 target=$2 corpus="$1/testdata/fuzz/$2" before after out rc
+  before=$(ls "$corpus" 2>/dev/null | sort)
+  out=$(mktemp)
+  go test -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | tee "$out"
+  rc=${PIPESTATUS[0]}
+  after=$(ls "$corpus" 2>/dev/null | sort)
+  if [ "$rc" -ne 0 ] && [ "$before" = "$after" ] && grep -q '^    context deadline exceeded$' "$out"; then
+    echo "== $target: the fuzzing time ran out while a worker was busy and Go called it a failure (go.dev/issue/75804); no input failed"
+    rc=0
+  fi
+  rm -f "$out"
+  return "$rc"
+}
+
 if [ "$fuzztime" != "0" ]; then
   for t in "${targets[@]}"; do
     set -- $t
     echo "== fuzz $2 ($1) for $fuzztime"
-    step "fuzz $2 ($1)" go test -run '^$' -fuzz "^$2\$" -fuzztime "$fuzztime" "$1"
+    step "fuzz $2 ($1)" fuzz "$1" "$2"
   done
 fi
 
