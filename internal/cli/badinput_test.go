@@ -91,7 +91,7 @@ func TestBadInput(t *testing.T) {
 		{"exportfile is --out", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "exportfile=" + filepath.Join(dir, "r.json"), "--out", dir + "/./r.json"},
 			"exportfile=" + filepath.Join(dir, "r.json") + " and --out " + dir + "/./r.json name the same file: the summary goes to exportfile, the JSON results to --out, each to a file of its own"},
 		{"exportfile is a directory", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "exportfile=" + dir},
-			"exportfile=" + dir + " is a directory: expected the path of a file to write"},
+			"exportfile=" + dir + ": is a directory, not a file: expected a file in an existing directory"},
 		{"write concern", []string{"load", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "mongodb.writeConcern=safe"},
 			`mongodb.writeConcern="safe" is invalid: expected one of errors_ignored, unacknowledged, acknowledged, journaled, replica_acknowledged, majority`},
 		{"upsert", []string{"load", "mongodb", "-P", "workloada", "-p", "mongodb.upsert=maybe"}, `mongodb.upsert="maybe" is invalid: expected true or false`},

@@ -2,11 +2,8 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/outfile"
@@ -69,34 +66,20 @@ func (s *summaryOutput) what() string {
 // run rather than after it: its directory is missing or not writable, or
 // path is a directory.
 func checkOutputFile(property, path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s=%s is a directory: expected the path of a file to write", property, path)
-	}
-	return checkOutputDir(property, path, filepath.Dir(path), "a file in an existing directory")
+	return checkOutputPath(property, path, path, "a file in an existing directory")
 }
 
 // checkOutputPrefix is checkOutputFile for a prefix of file names
 // ("dir/run-"), whose files are the prefix plus a name.
 func checkOutputPrefix(property, prefix string) error {
-	return checkOutputDir(property, prefix, filepath.Dir(prefix+"x"), "a prefix of file names in an existing directory, such as hdr/run-")
+	return checkOutputPath(property, prefix, prefix+"x", "a prefix of file names in an existing directory, such as hdr/run-")
 }
 
-func checkOutputDir(property, value, dir, accepted string) error {
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("%s=%s: directory %s does not exist: expected %s", property, value, dir, accepted)
-	case err != nil:
-		return fmt.Errorf("%s=%s: %w", property, value, err)
-	case !fi.IsDir():
-		return fmt.Errorf("%s=%s: %s is not a directory: expected %s", property, value, dir, accepted)
+// checkOutputPath asks outfile, which writes these files, whether file
+// could be written; value is what the user gave for property.
+func checkOutputPath(property, value, file, accepted string) error {
+	if err := outfile.Check(file); err != nil {
+		return fmt.Errorf("%s=%s: %v: expected %s", property, value, err, accepted)
 	}
-	f, err := os.CreateTemp(dir, ".mongobench-write-check-*")
-	if err != nil {
-		return fmt.Errorf("%s=%s: directory %s is not writable: expected %s", property, value, dir, accepted)
-	}
-	name := f.Name()
-	f.Close()
-	os.Remove(name)
 	return nil
 }
