@@ -1,0 +1,79 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/mongobench/mongobench/internal/stats"
+)
+
+// ChangeText is the relative change from A's mean to B's: "+9.7%".
+func ChangeText(r Row) string {
+	if len(r.A) == 0 || len(r.B) == 0 {
+		return "–"
+	}
+	ma, mb := stats.Describe(r.A).Mean, stats.Describe(r.B).Mean
+	if ma == 0 {
+		if mb == 0 {
+			return "0%"
+		}
+		return "–"
+	}
+	s := fmt.Sprintf("%+.1f%%", 100*(mb-ma)/ma)
+	if s == "-0.0%" {
+		// A change too small to show has no direction either.
+		s = "+0.0%"
+	}
+	return s
+}
+
+// VerdictText states a row's verdict, naming the groups a and b.
+// Comparisons of single runs get the short form: the section's heading
+// already says why.
+func VerdictText(r Row, a, b string) string {
+	v := r.Verdict
+	switch {
+	case r.Why != "":
+		return "no verdict possible: " + r.Why
+	case v.Kind == stats.NoVerdict && len(r.A) < 2 && len(r.B) < 2:
+		return "no verdict possible"
+	case v.Kind == stats.NoVerdict && (len(r.A) < 2 || len(r.B) < 2):
+		return fmt.Sprintf("no verdict possible: %s has %s and %s %s, and each side needs at least 2", a, plural(len(r.A), "run"), b, plural(len(r.B), "run"))
+	case v.Kind == stats.NoVerdict:
+		return "no verdict possible: " + v.Reason
+	case v.Kind == stats.NoDifference && r.Figure == NotOKFigure && allZero(r.A) && allZero(r.B):
+		return "every operation OK on both sides"
+	case v.Kind == stats.NoDifference:
+		return fmt.Sprintf("no significant difference (p=%.3g)", v.P)
+	}
+	word := "better"
+	if v.Kind == stats.Worse {
+		word = "worse"
+	}
+	if !v.RelDiffOK {
+		return fmt.Sprintf("significant: %s is %s than %s (p=%.3g)", b, word, a, v.P)
+	}
+	rel := 100 * math.Abs(v.RelDiff)
+	relText := fmt.Sprintf("%.1f%%", rel)
+	if rel < 0.1 {
+		relText = fmt.Sprintf("%.2g%%", rel)
+	}
+	return fmt.Sprintf("significant: %s is %s %s than %s (p=%.3g)", b, relText, word, a, v.P)
+}
+
+func allZero(xs []float64) bool {
+	for _, x := range xs {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
