@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -206,7 +207,7 @@ func TestLabelledSweeps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sw, notes := reportSweep(runs, serviceLatency, stats.KneeOptions{})
+		sw, notes := reportSweep(runs, analysis.ServiceLatency, stats.KneeOptions{})
 		if sw == nil || len(sw.Points) != 2 {
 			t.Fatalf("sweep %+v: want 2 points", sw)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/results/resultstest"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -326,7 +327,7 @@ func TestStdoutFails(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	for _, p := range []string{a, b} {
-		if err := writeResults(p, synthResults(t, resultsSpec{throughput: 1000})); err != nil {
+		if err := writeResults(p, resultstest.Results(t, resultstest.Spec{Throughput: 1000})); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -335,7 +336,7 @@ func TestStdoutFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Save(context.Background(), synthResults(t, resultsSpec{throughput: 1000}), store.SaveOptions{}); err != nil {
+	if _, err := st.Save(context.Background(), resultstest.Results(t, resultstest.Spec{Throughput: 1000}), store.SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Close(); err != nil {

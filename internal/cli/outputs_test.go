@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/results/resultstest"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -38,7 +39,7 @@ func TestUnwritableOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := writeResults(resultsFile, synthResults(t, resultsSpec{throughput: 1000})); err != nil {
+	if err := writeResults(resultsFile, resultstest.Results(t, resultstest.Spec{Throughput: 1000})); err != nil {
 		t.Fatal(err)
 	}
 	link := in("link.json")
@@ -58,7 +59,7 @@ func TestUnwritableOutputs(t *testing.T) {
 	if err := os.Mkdir(runs, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeResults(filepath.Join(runs, "a.json"), synthResults(t, resultsSpec{throughput: 1000})); err != nil {
+	if err := writeResults(filepath.Join(runs, "a.json"), resultstest.Results(t, resultstest.Spec{Throughput: 1000})); err != nil {
 		t.Fatal(err)
 	}
 	bench := func(extra ...string) []string {
@@ -159,11 +160,11 @@ func TestDamagedInputs(t *testing.T) {
 	dir := t.TempDir()
 	in := func(name string) string { return filepath.Join(dir, name) }
 	good := in("good.json")
-	if err := writeResults(good, synthResults(t, resultsSpec{throughput: 1000})); err != nil {
+	if err := writeResults(good, resultstest.Results(t, resultstest.Spec{Throughput: 1000})); err != nil {
 		t.Fatal(err)
 	}
 	damaged := func(name string, edit func(r *results.Results)) string {
-		r := synthResults(t, resultsSpec{throughput: 1000})
+		r := resultstest.Results(t, resultstest.Spec{Throughput: 1000})
 		edit(r)
 		var b strings.Builder
 		if err := results.WriteJSON(&b, r); err != nil {
@@ -202,7 +203,7 @@ func TestDamagedInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 60 {
-		if _, err := st.Save(context.Background(), synthResults(t, resultsSpec{throughput: 1000, label: "x"}), store.SaveOptions{}); err != nil {
+		if _, err := st.Save(context.Background(), resultstest.Results(t, resultstest.Spec{Throughput: 1000, Label: "x"}), store.SaveOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/outfile"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/results"
@@ -146,20 +147,20 @@ type reportInput struct {
 // buildReportInput turns the named groups into the report's input: every
 // run; a comparison when there are exactly two groups; the sweep when one
 // group holds the points of a sweep.
-func buildReportInput(o *reportOptions, groups [][]loadedRun) reportInput {
+func buildReportInput(o *reportOptions, groups [][]analysis.Run) reportInput {
 	in := reportInput{Input: htmlreport.Input{Title: o.title, Version: Version}}
 	seen := map[string]bool{}
-	var all []loadedRun
+	var all []analysis.Run
 	for _, g := range groups {
 		for _, r := range g {
-			if key := r.key(); !seen[key] {
+			if key := r.Key(); !seen[key] {
 				seen[key] = true
 				all = append(all, r)
-				in.Runs = append(in.Runs, r.res)
+				in.Runs = append(in.Runs, r.Res)
 			}
 		}
 	}
-	kind := chooseLatency(groups...)
+	kind := analysis.ChooseLatency(groups...)
 	switch {
 	case len(groups) == 2:
 		in.Comparison = reportComparison(o.refs[0], o.refs[1], groups[0], groups[1], kind, o.alpha)
@@ -177,27 +178,27 @@ func buildReportInput(o *reportOptions, groups [][]loadedRun) reportInput {
 // reportComparison compares B against A as compare does, in the report's
 // terms. Error counts stay in compare's table: the report's comparison
 // charts throughputs and latencies.
-func reportComparison(aName, bName string, a, b []loadedRun, kind latencyKind, alpha float64) *htmlreport.Comparison {
+func reportComparison(aName, bName string, a, b []analysis.Run, kind analysis.LatencyKind, alpha float64) *htmlreport.Comparison {
 	c := &htmlreport.Comparison{A: aName, B: bName}
-	sets, _ := pairRuns(aName, bName, a, b)
+	sets, _ := analysis.Pair(aName, bName, a, b)
 	for _, set := range sets {
-		for _, r := range compareRows(set.a, set.b, kind, alpha) {
-			if r.figure == notOKFigure {
+		for _, r := range analysis.CompareRows(set.A, set.B, kind, alpha) {
+			if r.Figure == analysis.NotOKFigure {
 				continue
 			}
-			op := strings.TrimSpace(set.point + " " + r.op)
+			op := strings.TrimSpace(set.Point + " " + r.Op)
 			row := htmlreport.CompareRow{
-				Op: op, Figure: r.figure, HigherIsBetter: r.higher, Verdict: verdictText(r, aName, bName),
+				Op: op, Figure: r.Figure, HigherIsBetter: r.HigherIsBetter, Verdict: analysis.VerdictText(r, aName, bName),
 				RelDiff:     math.NaN(),
-				Significant: r.why == "" && (r.v.Kind == stats.Better || r.v.Kind == stats.Worse),
+				Significant: r.Significant(),
 			}
-			row.A, row.ALo, row.AHi = meanAndCI(r.a)
-			row.B, row.BLo, row.BHi = meanAndCI(r.b)
-			if r.why == "" && r.v.RelDiffOK {
-				row.RelDiff = r.v.RelDiff
+			row.A, row.ALo, row.AHi = analysis.MeanAndCI(r.A)
+			row.B, row.BLo, row.BHi = analysis.MeanAndCI(r.B)
+			if r.Why == "" && r.Verdict.RelDiffOK {
+				row.RelDiff = r.Verdict.RelDiff
 			}
-			if r.why == "" && r.v.Kind != stats.NoVerdict {
-				row.P = r.v.P
+			if r.Tested() {
+				row.P = r.Verdict.P
 			}
 			c.Rows = append(c.Rows, row)
 		}
@@ -205,33 +206,18 @@ func reportComparison(aName, bName string, a, b []loadedRun, kind latencyKind, a
 	return c
 }
 
-// meanAndCI returns the mean of xs and its 95% confidence interval, which
-// collapses onto the mean when there is none (a single run).
-func meanAndCI(xs []float64) (mean, lo, hi float64) {
-	if len(xs) == 0 {
-		return 0, 0, 0
-	}
-	iv := stats.MeanCI(xs, 0.95)
-	if !iv.OK {
-		return iv.Mean, iv.Mean, iv.Mean
-	}
-	// Every figure here is a rate, a latency or a count: an interval
-	// reaching below zero (two trials make wide ones) means "down to 0".
-	return iv.Mean, math.Max(iv.Lo, 0), iv.Hi
-}
-
 // reportSweep builds the sweep section from runs marked with their sweep
 // points: the mean and confidence interval of each figure over the trials
 // that count (no warm-ups, no interrupted runs), and the knee. It returns
 // nil when the runs are not the points of a sweep.
-func reportSweep(runs []loadedRun, kind latencyKind, knee stats.KneeOptions) (*htmlreport.Sweep, []string) {
+func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.KneeOptions) (*htmlreport.Sweep, []string) {
 	var varied []string
 	ids := map[string]bool{}
 	for _, r := range runs {
-		if r.mark != nil {
-			ids[r.mark.ID] = true
+		if r.Mark != nil {
+			ids[r.Mark.ID] = true
 			if varied == nil {
-				varied = r.mark.Varied
+				varied = r.Mark.Varied
 			}
 		}
 	}
@@ -239,22 +225,22 @@ func reportSweep(runs []loadedRun, kind latencyKind, knee stats.KneeOptions) (*h
 	if len(ids) > 1 {
 		notes = append(notes, fmt.Sprintf("the runs come from %d sweeps (%s): their points are charted together", len(ids), strings.Join(sortedSet(ids), ", ")))
 	}
-	counted := make(map[string][]runFigures)
+	counted := make(map[string][]analysis.Figures)
 	var order []string
 	left := 0
 	for _, r := range runs {
-		if r.mark == nil {
+		if r.Mark == nil {
 			continue
 		}
-		if r.mark.Warmup || r.res.Partial {
+		if r.Mark.Warmup || r.Res.Partial {
 			left++
 			continue
 		}
-		p := r.pointLabel()
+		p := r.Point()
 		if _, ok := counted[p]; !ok {
 			order = append(order, p)
 		}
-		counted[p] = append(counted[p], figuresOf(r.res, kind))
+		counted[p] = append(counted[p], analysis.FiguresOf(r.Res, kind))
 	}
 	if len(order) < 2 {
 		return nil, notes
@@ -262,11 +248,11 @@ func reportSweep(runs []loadedRun, kind latencyKind, knee stats.KneeOptions) (*h
 	if left > 0 {
 		notes = append(notes, fmt.Sprintf("%s (warm-up or interrupted) left out of the sweep's figures", plural(left, "run")))
 	}
-	x := xDim(varied)
+	x := analysis.XDim(varied)
 	point := map[string]map[string]string{}
 	for _, r := range runs {
-		if r.mark != nil {
-			point[r.pointLabel()] = r.mark.Point
+		if r.Mark != nil {
+			point[r.Point()] = r.Mark.Point
 		}
 	}
 	// One series of numbers charts against its values; a matrix of
@@ -290,25 +276,14 @@ func reportSweep(runs []loadedRun, kind latencyKind, knee stats.KneeOptions) (*h
 	}
 	var kneePts []stats.Point
 	for i, p := range order {
-		fs := counted[p]
-		sp := htmlreport.SweepPoint{Trials: len(fs), PerOp: map[string]htmlreport.OpFigures{}}
-		var tp, p99 []float64
-		perOp := map[string][2][]float64{}
-		for _, f := range fs {
-			tp = append(tp, f.throughput)
-			p99 = append(p99, f.p99)
-			for name, o := range f.ops {
-				if o.hasLatency {
-					v := perOp[name]
-					v[0], v[1] = append(v[0], o.avg), append(v[1], o.pct["99"])
-					perOp[name] = v
-				}
+		pf := analysis.Summarize(counted[p])
+		sp := htmlreport.SweepPoint{Trials: pf.Trials, PerOp: map[string]htmlreport.OpFigures{}}
+		sp.Throughput, sp.ThroughputLo, sp.ThroughputHi = pf.Throughput.Bounds()
+		sp.P99us, sp.P99Lo, sp.P99Hi = pf.P99.Bounds()
+		for name, o := range pf.Ops {
+			if o.HasLatency() {
+				sp.PerOp[name] = htmlreport.OpFigures{AvgUs: o.Avg.Mean(), P99us: o.P99.Mean()}
 			}
-		}
-		sp.Throughput, sp.ThroughputLo, sp.ThroughputHi = meanAndCI(tp)
-		sp.P99us, sp.P99Lo, sp.P99Hi = meanAndCI(p99)
-		for name, v := range perOp {
-			sp.PerOp[name] = htmlreport.OpFigures{AvgUs: stats.Describe(v[0]).Mean, P99us: stats.Describe(v[1]).Mean}
 		}
 		if byValue {
 			sp.X, _ = strconv.ParseFloat(point[p][x], 64)
@@ -317,22 +292,17 @@ func reportSweep(runs []loadedRun, kind latencyKind, knee stats.KneeOptions) (*h
 			sp.Label = p
 		}
 		sw.Points = append(sw.Points, sp)
-		kneePts = append(kneePts, stats.Point{X: sp.X, Throughput: sp.Throughput, P99: sp.P99us, P99Lo: sp.P99Lo, P99Hi: sp.P99Hi})
+		kneePts = append(kneePts, pf.KneePoint(sp.X))
 	}
-	xLabel, kneeDim := kneeLabels[x]
-	switch {
-	case !kneeDim:
-		sw.KneeSentence = fmt.Sprintf("No knee: a knee is sought along threadcount, target or mongodb.maxconnections, and this sweep varies %s.", orText(x, "nothing"))
-	case !byValue:
-		sw.KneeSentence = "No knee: the sweep varies several properties; mongobench sweep prints the knee of each series."
-	default:
-		knee.XLabel = xLabel
-		k := stats.Knee(kneePts, knee)
-		sw.KneeSentence = sentence(k.String())
+	if byValue || analysis.KneeDims[x] == "" {
+		k := analysis.KneeOf(x, kneePts, knee)
+		sw.KneeSentence = sentence(k.Text)
 		if k.Found {
-			sw.Knee = &htmlreport.KneeMark{X: k.Knee.X, Throughput: k.Knee.Throughput, P99us: k.Knee.P99}
-			sw.KneeSentence = sentence("Knee: " + k.Summary)
+			kp := k.Result.Knee
+			sw.Knee = &htmlreport.KneeMark{X: kp.X, Throughput: kp.Throughput, P99us: kp.P99}
 		}
+	} else {
+		sw.KneeSentence = "No knee: the sweep varies several properties; mongobench sweep prints the knee of each series."
 	}
 	return sw, notes
 }

@@ -6,20 +6,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/results/resultstest"
 	"github.com/mongobench/mongobench/internal/stats"
 )
 
 // sweepRuns makes synthetic runs of a sweep: one per entry, marked with
 // its point.
-func sweepRuns(t *testing.T, varied []string, points []map[string]string, throughput []float64, baseUs []int64) []loadedRun {
+func sweepRuns(t *testing.T, varied []string, points []map[string]string, throughput []float64, baseUs []int64) []analysis.Run {
 	t.Helper()
-	var runs []loadedRun
+	var runs []analysis.Run
 	for i, p := range points {
 		m := &results.SweepMark{ID: "s1", Varied: varied, Point: p, Trial: 1}
-		res := synthResults(t, resultsSpec{throughput: throughput[i], latencyUs: map[string]int64{"READ": baseUs[i]}, mark: m})
-		runs = append(runs, loadedRun{res: res, source: "synthetic", mark: sweepMarkOf(res)})
+		res := resultstest.Results(t, resultstest.Spec{Throughput: throughput[i], LatencyUs: map[string]int64{"READ": baseUs[i]}, Mark: m})
+		runs = append(runs, analysis.NewRun(res, "synthetic", 0))
 	}
 	return runs
 }
@@ -37,7 +39,7 @@ func TestReportSweep(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
-		runs      []loadedRun
+		runs      []analysis.Run
 		varied    string
 		xs        []float64
 		labels    []string
@@ -91,7 +93,7 @@ func TestReportSweep(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sw, notes := reportSweep(tc.runs, serviceLatency, stats.KneeOptions{})
+			sw, notes := reportSweep(tc.runs, analysis.ServiceLatency, stats.KneeOptions{})
 			if tc.wantNil {
 				if sw != nil {
 					t.Fatalf("got a sweep of %d points", len(sw.Points))
@@ -129,9 +131,9 @@ func TestReportSweep(t *testing.T) {
 func TestReportFiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	p := writeSynth(t, dir, map[string]resultsSpec{
-		"a1": {label: "a", throughput: 1000}, "a2": {label: "a", throughput: 1010},
-		"b1": {label: "b", throughput: 2000}, "b2": {label: "b", throughput: 2020},
+	p := writeSynth(t, dir, map[string]resultstest.Spec{
+		"a1": {Label: "a", Throughput: 1000}, "a2": {Label: "a", Throughput: 1010},
+		"b1": {Label: "b", Throughput: 2000}, "b2": {Label: "b", Throughput: 2020},
 	})
 	out := filepath.Join(dir, "one.html")
 	r := experiment(t, runReportCmd, p["a1"], "-o", out, "--title", "One run")
@@ -143,19 +145,19 @@ func TestReportFiles(t *testing.T) {
 		t.Fatalf("page of %d bytes (err %v) without its title", len(page), err)
 	}
 	o := &reportOptions{refs: []string{"A", "B"}, alpha: 0.05}
-	file := func(name string) loadedRun { return loadedRun{res: readResults(t, p[name]), source: p[name]} }
+	file := func(name string) analysis.Run { return analysis.Run{Res: readResults(t, p[name]), Source: p[name]} }
 	// A run in both groups is shown once.
-	in := buildReportInput(o, [][]loadedRun{{file("a1"), file("a2")}, {file("b1"), file("b2"), file("a1")}})
+	in := buildReportInput(o, [][]analysis.Run{{file("a1"), file("a2")}, {file("b1"), file("b2"), file("a1")}})
 	if in.Comparison == nil || in.Sweep != nil || len(in.Runs) != 4 {
 		t.Fatalf("comparison %v, sweep %v, %d runs; want a comparison of 4 runs", in.Comparison != nil, in.Sweep != nil, len(in.Runs))
 	}
-	in = buildReportInput(o, [][]loadedRun{{file("a1"), file("a2")}, {file("b1"), file("b2")}})
+	in = buildReportInput(o, [][]analysis.Run{{file("a1"), file("a2")}, {file("b1"), file("b2")}})
 	row := in.Comparison.Rows[0]
 	if row.Figure != "throughput" || !row.Significant || !strings.HasPrefix(row.Verdict, "significant: B is 100.0% better than A") || row.ALo < 0 {
 		t.Errorf("first row %+v", row)
 	}
 	for _, r := range in.Comparison.Rows {
-		if r.Figure == notOKFigure {
+		if r.Figure == analysis.NotOKFigure {
 			t.Errorf("error counts are compare's, not the report's: %+v", r)
 		}
 	}

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/results/resultstest"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -180,17 +182,17 @@ func TestShortCollectionWarning(t *testing.T) {
 // beside 686 NOT_FOUND of 1000 reads.
 func TestSweepRowCountsNotFound(t *testing.T) {
 	t.Parallel()
-	res := synthResults(t, resultsSpec{throughput: 1000, latencyUs: map[string]int64{"READ": 1000}})
+	res := resultstest.Results(t, resultstest.Spec{Throughput: 1000, LatencyUs: map[string]int64{"READ": 1000}})
 	res.Status["READ"]["OK"] = 314
 	res.Status["READ"]["NOT_FOUND"] = 686
 	var out bytes.Buffer
 	s := &sweeper{o: &sweepOptions{dims: []sweepDim{{name: "threadcount", values: []string{"4"}}}}, ops: []string{"READ"}, env: Env{Stdout: &out}}
 	table := newSweepTable(s)
 	table.header()
-	table.trialRow(&sweepPoint{values: map[string]string{"threadcount": "4"}}, trialRun{trial: 1, res: res, figures: figuresOf(res, serviceLatency)}, "")
+	table.trialRow(&sweepPoint{values: map[string]string{"threadcount": "4"}}, trialRun{trial: 1, res: res, figures: analysis.FiguresOf(res, analysis.ServiceLatency)}, "")
 	head, rows, _ := sweepRows(t, out.String(), 1)
-	if !strings.Contains(head, "  "+notOKFigure+"  ") {
-		t.Fatalf("header %q has no %q column", head, notOKFigure)
+	if !strings.Contains(head, "  "+analysis.NotOKFigure+"  ") {
+		t.Fatalf("header %q has no %q column", head, analysis.NotOKFigure)
 	}
 	if len(rows) != 1 || rows[0].cells[len(rows[0].cells)-1] != "686" {
 		t.Errorf("row %+v, want 686 operations not OK last:\n%s", rows, out.String())

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/outfile"
@@ -47,10 +48,6 @@ var dataProperties = []string{
 	"fieldlengthdistribution", "fieldlengthhistogram", "fieldnameprefix", "insertorder", "zeropadding",
 	"dataintegrity", "mongodb.url",
 }
-
-// kneeLabels are the properties along which a knee means saturation, and
-// how sentences name their values.
-var kneeLabels = map[string]string{"threadcount": "threads", "target": "ops/s target", "mongodb.maxconnections": "connections"}
 
 // sweepDim is one --vary.
 type sweepDim struct {
@@ -282,20 +279,6 @@ func parseAlpha(v string) (float64, error) {
 	return f, nil
 }
 
-// xDim picks the property the knee is sought along and that varies
-// fastest: threads, else the target rate, else the first varied.
-func xDim(names []string) string {
-	for _, n := range []string{"threadcount", "target", "mongodb.maxconnections"} {
-		if slices.Contains(names, n) {
-			return n
-		}
-	}
-	if len(names) > 0 {
-		return names[0]
-	}
-	return ""
-}
-
 // sweepPoint is one point of the sweep: a value for each varied property.
 type sweepPoint struct {
 	index  int // 1-based, in running order
@@ -309,7 +292,7 @@ type trialRun struct {
 	trial   int
 	warmup  bool
 	res     *results.Results
-	figures runFigures
+	figures analysis.Figures
 	id      int64 // store run id; 0 when not stored
 }
 
@@ -327,7 +310,7 @@ type sweeper struct {
 	varied     []string // dims in command-line order
 	x          string   // the knee's dimension
 	ops        []string // operation columns of the table
-	kind       latencyKind
+	kind       analysis.LatencyKind
 	table      *sweepTable
 	st         *store.Store
 	server     *embedded.Server
@@ -409,7 +392,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		s.varied = append(s.varied, d.name)
 		s.dataDim = s.dataDim || slices.Contains(dataProperties, d.name)
 	}
-	s.x = xDim(s.varied)
+	s.x = analysis.XDim(s.varied)
 	s.shown = secretNames(o.dims)
 	series, err := s.plan()
 	if err != nil {
@@ -524,15 +507,15 @@ func (s *sweeper) plan() ([]*seriesPlan, error) {
 	if inner == nil || !inner.auto {
 		s.planned = n
 	}
-	s.kind = intendedLatency
+	s.kind = analysis.IntendedLatency
 	for _, cfg := range cfgs {
 		s.ops = s.addOps(s.ops, cfg.spec)
 		if !cfg.spec.RecordIntended() {
-			s.kind = serviceLatency
+			s.kind = analysis.ServiceLatency
 		}
 		s.needServer = s.needServer || cfg.url == ""
 	}
-	sortOpNames(s.ops)
+	analysis.SortOpNames(s.ops)
 	return series, nil
 }
 
@@ -708,7 +691,7 @@ func (s *sweeper) run(ctx context.Context, series []*seriesPlan) error {
 		fmt.Fprintln(s.env.Stderr, w)
 	}
 	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: %s × %s; results files in %s\n", s.id, what, plural(trials, "trial"), s.dir)
-	if s.kind == intendedLatency {
+	if s.kind == analysis.IntendedLatency {
 		fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: the table's latencies are %s\n", s.id, s.kind)
 	}
 	for _, d := range s.o.dims {
@@ -799,24 +782,25 @@ func (pr pointResult) counts() bool {
 	return slices.ContainsFunc(pr.trials, func(t trialRun) bool { return t.counts() })
 }
 
-// kneePoint is the point at x as knee detection takes it: the means of
-// throughput and p99 over the trials that count, and the 95% confidence
-// interval of p99 as the report computes it. ok is false when no trial
-// counts.
-func (pr pointResult) kneePoint(x float64) (p stats.Point, ok bool) {
-	var tp, lat []float64
+// countedFigures are the figures of the point's trials that count.
+func (pr pointResult) countedFigures() []analysis.Figures {
+	var fs []analysis.Figures
 	for _, t := range pr.trials {
 		if t.counts() {
-			tp = append(tp, t.figures.throughput)
-			lat = append(lat, t.figures.p99)
+			fs = append(fs, t.figures)
 		}
 	}
-	if len(tp) == 0 {
+	return fs
+}
+
+// kneePoint is the point at x as knee detection takes it, from the trials
+// that count; ok is false when none does.
+func (pr pointResult) kneePoint(x float64) (p stats.Point, ok bool) {
+	fs := pr.countedFigures()
+	if len(fs) == 0 {
 		return stats.Point{X: x}, false
 	}
-	p = stats.Point{X: x, Throughput: stats.Describe(tp).Mean}
-	p.P99, p.P99Lo, p.P99Hi = meanAndCI(lat)
-	return p, true
+	return analysis.Summarize(fs).KneePoint(x), true
 }
 
 // runAuto runs an automatic thread series: the threads double until
@@ -961,7 +945,7 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 		err = werr
 	}
 	t.res = res
-	t.figures = figuresOf(res, s.kind)
+	t.figures = analysis.FiguresOf(res, s.kind)
 	if s.st != nil {
 		id, serr := saveRun(ctx, s.st, res, store.SaveOptions{SweepID: s.id, Point: s.show(p.values), Trial: trial})
 		if serr != nil {
@@ -1180,10 +1164,6 @@ func (s *sweeper) knee(sp *seriesPlan, done []pointResult) string {
 	if sp.label != "" {
 		prefix = sp.label + ": "
 	}
-	xLabel, ok := kneeLabels[s.x]
-	if !ok {
-		return prefix + fmt.Sprintf("no knee: a knee is sought along threadcount, target or mongodb.maxconnections, and this sweep varies %s", s.x)
-	}
 	var pts []stats.Point
 	for _, pr := range done {
 		x, err := strconv.ParseFloat(pr.point.values[s.x], 64)
@@ -1193,13 +1173,7 @@ func (s *sweeper) knee(sp *seriesPlan, done []pointResult) string {
 		}
 		pts = append(pts, p)
 	}
-	opts := s.o.knee
-	opts.XLabel = xLabel
-	k := stats.Knee(pts, opts)
-	if k.Found {
-		return prefix + "knee: " + k.Summary
-	}
-	return prefix + k.String()
+	return prefix + analysis.KneeOf(s.x, pts, s.o.knee).Text
 }
 
 // finish says where everything went.
@@ -1257,7 +1231,7 @@ func newSweepTable(s *sweeper) *sweepTable {
 		t.add(op+" avg(us)", 10)
 		t.add(op+" p99(us)", 10)
 	}
-	t.add(notOKFigure, 6)
+	t.add(analysis.NotOKFigure, 6)
 	t.add("note", 0)
 	return t
 }
@@ -1287,73 +1261,34 @@ func (t *sweepTable) pointCells(p *sweepPoint) []string {
 func (t *sweepTable) trialRow(p *sweepPoint, tr trialRun, note string) {
 	t.rows++
 	f := tr.figures
-	cells := append(t.pointCells(p), strconv.Itoa(tr.trial), strconv.FormatFloat(f.runtimeS, 'f', 2, 64), formatFigure(f.throughput, "ops/s"))
+	cells := append(t.pointCells(p), strconv.Itoa(tr.trial), strconv.FormatFloat(f.RuntimeS, 'f', 2, 64), formatFigure(f.Throughput, "ops/s"))
 	for _, op := range t.s.ops {
-		o := f.ops[op]
-		if o == nil || !o.hasLatency {
+		o := f.Ops[op]
+		if o == nil || !o.HasLatency {
 			cells = append(cells, "0", "–", "–")
 			continue
 		}
-		cells = append(cells, strconv.FormatInt(o.count, 10), formatFigure(o.avg, "us"), formatFigure(o.pct["99"], "us"))
+		cells = append(cells, strconv.FormatInt(o.Count, 10), formatFigure(o.Avg, "us"), formatFigure(o.Pct["99"], "us"))
 	}
-	cells = append(cells, strconv.FormatInt(f.notOK, 10), note)
+	cells = append(cells, strconv.FormatInt(f.NotOK, 10), note)
 	t.print(cells)
 }
 
 // meanRow prints the means of a point's counted trials with their 95%
 // confidence intervals, when there are at least two.
 func (t *sweepTable) meanRow(p *sweepPoint, trials []trialRun) {
-	var fs []runFigures
-	for _, tr := range trials {
-		if tr.counts() {
-			fs = append(fs, tr.figures)
-		}
-	}
+	fs := pointResult{trials: trials}.countedFigures()
 	if len(fs) < 2 {
 		return
 	}
-	col := func(get func(f runFigures) (float64, bool), unit string) string {
-		var xs []float64
-		for _, f := range fs {
-			if v, ok := get(f); ok {
-				xs = append(xs, v)
-			}
-		}
-		return meanText(xs, unit)
-	}
-	cells := append(t.pointCells(p), "mean",
-		col(func(f runFigures) (float64, bool) { return f.runtimeS, true }, "s"),
-		col(func(f runFigures) (float64, bool) { return f.throughput, true }, "ops/s"))
+	pf := analysis.Summarize(fs)
+	cells := append(t.pointCells(p), "mean", estimateText(pf.Runtime, "s"), estimateText(pf.Throughput, "ops/s"))
 	for _, op := range t.s.ops {
-		cells = append(cells,
-			col(func(f runFigures) (float64, bool) {
-				if o := f.ops[op]; o != nil {
-					return float64(o.count), true
-				}
-				return 0, true
-			}, ""),
-			col(func(f runFigures) (float64, bool) {
-				o := f.ops[op]
-				return o.avgIfAny()
-			}, "us"),
-			col(func(f runFigures) (float64, bool) {
-				o := f.ops[op]
-				if o == nil || !o.hasLatency {
-					return 0, false
-				}
-				return o.pct["99"], true
-			}, "us"))
+		o := pf.Op(op)
+		cells = append(cells, estimateText(o.Count, ""), estimateText(o.Avg, "us"), estimateText(o.P99, "us"))
 	}
-	cells = append(cells, col(func(f runFigures) (float64, bool) { return float64(f.notOK), true }, ""),
-		fmt.Sprintf("mean of %d trials, ± 95%% CI", len(fs)))
+	cells = append(cells, estimateText(pf.NotOK, ""), fmt.Sprintf("mean of %d trials, ± 95%% CI", len(fs)))
 	t.print(cells)
-}
-
-func (o *opFigures) avgIfAny() (float64, bool) {
-	if o == nil || !o.hasLatency {
-		return 0, false
-	}
-	return o.avg, true
 }
 
 // sweepSignals hands the sweep's first signal to the run in progress, and

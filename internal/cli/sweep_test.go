@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/results/resultstest"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -85,7 +87,7 @@ func TestSweep(t *testing.T) {
 		t.Errorf("stderr does not say which point and trial starts:\n%s", r.stderr)
 	}
 	head, rows, means := sweepRows(t, r.stdout, 1)
-	for _, col := range []string{"threads", "trial", "runtime(s)", "throughput(ops/s)", "READ ops", "READ avg(us)", "READ p99(us)", notOKFigure} {
+	for _, col := range []string{"threads", "trial", "runtime(s)", "throughput(ops/s)", "READ ops", "READ avg(us)", "READ p99(us)", analysis.NotOKFigure} {
 		if !strings.Contains(head, col) {
 			t.Errorf("table header %q has no column %q", head, col)
 		}
@@ -126,7 +128,7 @@ func TestSweep(t *testing.T) {
 	for _, ri := range runs {
 		file := filepath.Join(out, fmt.Sprintf("p%02d-threadcount=%s-t%d.json", slices.Index([]string{"1", "2", "4"}, ri.Point["threadcount"])+1, ri.Point["threadcount"], ri.Trial))
 		res := readResults(t, file)
-		m := sweepMarkOf(res)
+		m := analysis.MarkOf(res)
 		switch {
 		case ri.SweepID == "" || m == nil || m.ID != ri.SweepID:
 			t.Errorf("run %d: sweep id %q in the store, mark %+v in %s", ri.ID, ri.SweepID, m, file)
@@ -141,7 +143,7 @@ func TestSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sm := sweepMarkOf(stored); sm == nil || sm.Label() != m.Label() {
+		if sm := analysis.MarkOf(stored); sm == nil || sm.Label() != m.Label() {
 			t.Errorf("run %d in the store has sweep mark %+v, its file %+v", ri.ID, sm, m)
 		}
 	}
@@ -330,7 +332,7 @@ func TestSweepOutDir(t *testing.T) {
 	if dir, err = s.makeDir(ctx); err != nil || dir != "sweep-20260101-000000-2" || s.id != "20260101-000000-2" {
 		t.Fatalf("second sweep in the same second: dir %q, id %q, err %v", dir, s.id, err)
 	}
-	if _, err := st.Save(ctx, synthResults(t, resultsSpec{throughput: 100}), store.SaveOptions{SweepID: "20260102-000000"}); err != nil {
+	if _, err := st.Save(ctx, resultstest.Results(t, resultstest.Spec{Throughput: 100}), store.SaveOptions{SweepID: "20260102-000000"}); err != nil {
 		t.Fatal(err)
 	}
 	s = &sweeper{o: &sweepOptions{outDir: "mine"}, id: "20260102-000000", st: st}

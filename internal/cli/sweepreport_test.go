@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -470,7 +471,7 @@ func TestSweepKneeThresholds(t *testing.T) {
 	}{{"1", 1000, 500}, {"2", 2000, 550}, {"4", 2050, 1500}} {
 		done = append(done, pointResult{
 			point:  &sweepPoint{values: map[string]string{"threadcount": p.threads}},
-			trials: []trialRun{{trial: 1, res: &results.Results{}, figures: runFigures{throughput: p.tput, p99: p.us}}},
+			trials: []trialRun{{trial: 1, res: &results.Results{}, figures: analysis.Figures{Throughput: p.tput, P99: p.us}}},
 		})
 	}
 	tests := []struct {
