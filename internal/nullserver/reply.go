@@ -85,6 +85,7 @@ func endDoc(dst []byte, idx int32) []byte {
 // handler answers the requests of one connection. It is owned by that
 // connection's goroutine.
 type handler struct {
+	srv     *Server
 	connID  int32
 	replyID int32
 	host    string
@@ -128,6 +129,14 @@ func (h *handler) appendCommandReply(dst []byte, c *command) []byte {
 	}
 	if !c.hasDB {
 		return appendError(dst, 40571, "Location40571", "OP_MSG requests require a $db argument")
+	}
+	if h.srv != nil {
+		h.srv.keep(c)
+		if cl := h.srv.mongos; cl != nil {
+			if out, ok := cl.reply(dst, c, h); ok {
+				return out
+			}
+		}
 	}
 	switch string(c.name) {
 	case "hello":

@@ -47,16 +47,25 @@ type Server struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// Set before any connection is served, never changed.
+	record   bool
+	mongos   *Cluster
+	recMu    sync.Mutex
+	recorded []Command
 }
 
 // Start listens on addr (host:port; "127.0.0.1:0" picks a free port) and
 // serves connections until Close.
-func Start(addr string) (*Server, error) {
+func Start(addr string) (*Server, error) { return StartWith(addr, Options{}) }
+
+// StartWith is Start with options.
+func StartWith(addr string, opts Options) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("nullserver: listen on %s: %w", addr, err)
 	}
-	s := &Server{ln: ln, started: time.Now(), conns: make(map[net.Conn]struct{})}
+	s := &Server{ln: ln, started: time.Now(), conns: make(map[net.Conn]struct{}), record: opts.Record, mongos: opts.Mongos}
 	s.wg.Add(1)
 	go s.acceptLoop()
 	return s, nil
@@ -159,6 +168,7 @@ func (s *Server) serve(c net.Conn) {
 	defer c.Close()
 
 	h := handler{
+		srv:     s,
 		connID:  s.connIDs.Add(1),
 		host:    s.Addr(),
 		pid:     int64(os.Getpid()),

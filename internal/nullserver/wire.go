@@ -66,6 +66,9 @@ type command struct {
 	// notCommand marks an OP_QUERY on a collection other than $cmd: a legacy
 	// find that servers since 5.1 refuse.
 	notCommand bool
+	// doc is the whole command document, for the mongos mode's recording
+	// and its stateful replies.
+	doc bsoncore.Document
 }
 
 // parseMessage parses one whole wire message (header included). It never
@@ -221,7 +224,7 @@ func parseCommand(c *command, doc bsoncore.Document) error {
 	if !ok {
 		return malformed("empty command document")
 	}
-	c.name, c.arg = key, val
+	c.name, c.arg, c.doc = key, val, doc
 	var statementsKey string
 	switch string(key) {
 	case "insert":
