@@ -75,6 +75,7 @@ type benchConfig struct {
 	upsert    bool
 	connect   time.Duration
 	exporter  string // the summary's format: one of export.Exporters
+	shard     shardConfig
 }
 
 func resolveBench(command string, args []string, env Env) (*benchConfig, error) {
@@ -193,6 +194,9 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 	if err := checkNames(url, spec); err != nil {
 		return nil, err
 	}
+	if cfg.shard, err = resolveShard(props); err != nil {
+		return nil, err
+	}
 	return cfg, nil
 }
 
@@ -302,6 +306,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			return interrupt.before(fmt.Errorf("cannot drop %s.%s: %w", dbName, spec.Table, err), "dropping "+dbName+"."+spec.Table)
 		}
 		fmt.Fprintf(env.Stderr, "mongobench: dropped %s.%s\n", dbName, spec.Table)
+	}
+	if err := setUpShardKey(setupCtx, env, cfg.shard, client, command, spec.Table); err != nil {
+		return interrupt.before(err, "setting up the shard key of "+dbName+"."+spec.Table)
 	}
 	seed := spec.Seed
 	if !spec.SeedSet {

@@ -46,7 +46,7 @@ var varyAliases = map[string]string{"threads": "threadcount", "l": "label"}
 var dataProperties = []string{
 	"recordcount", "insertstart", "insertcount", "table", "fieldcount", "fieldlength", "minfieldlength",
 	"fieldlengthdistribution", "fieldlengthhistogram", "fieldnameprefix", "insertorder", "zeropadding",
-	"dataintegrity", "mongodb.url",
+	"dataintegrity", "mongodb.url", "mongodb.shardkey", "mongodb.shardkey.chunks",
 }
 
 // sweepDim is one --vary.
@@ -1035,8 +1035,8 @@ func (s *sweeper) client(ctx context.Context, p *sweepPoint, url string) (*mongo
 
 // dataKey identifies the data a point needs: where it lives and every
 // property that shapes it.
-func dataKey(spec *workload.Spec, url string) string {
-	return fmt.Sprintf("%s|%s|%d|%d|%d|%d|%d|%d|%s|%s|%s|%t|%d|%t", url, spec.Table, spec.RecordCount, spec.InsertStart, spec.InsertCount,
+func dataKey(spec *workload.Spec, url string, shard shardConfig) string {
+	return fmt.Sprintf("%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%s|%s|%s|%t|%d|%t", url, spec.Table, shard.key, shard.initialChunks, spec.RecordCount, spec.InsertStart, spec.InsertCount,
 		spec.FieldCount, spec.FieldLength, spec.MinFieldLength, spec.FieldLengthDistribution, spec.FieldLengthHistogram,
 		spec.FieldNamePrefix, spec.OrderedInserts, spec.ZeroPadding, spec.DataIntegrity)
 }
@@ -1049,7 +1049,7 @@ func dataKey(spec *workload.Spec, url string) string {
 func (s *sweeper) prepareData(ctx context.Context, p *sweepPoint, url string, trial, total int) error {
 	spec := p.cfg.spec
 	loc := url + "|" + spec.Table
-	key := dataKey(spec, url)
+	key := dataKey(spec, url, p.cfg.shard)
 	reload := s.dataDim
 	if s.o.reload != nil {
 		reload = *s.o.reload

@@ -77,6 +77,8 @@ var KnownProperties = []Known{
 	{"mongodb.readPreference", "", "deprecated: primary|primary_preferred|secondary|secondary_preferred|nearest"},
 	{"mongodb.maxconnections", "", "deprecated: becomes maxPoolSize"},
 	{"mongodb.connecttimeout", "10", "seconds to wait for the server at start-up"},
+	{"mongodb.shardkey", "", "shard the collection through a mongos before a load (check it before a run): _id:hashed, field0:1,_id:1, ..."},
+	{"mongodb.shardkey.chunks", "", "numInitialChunks: chunks a hashed shard key starts with (default: the server's)"},
 }
 
 // IgnoredProperties are YCSB properties that make no sense for this tool

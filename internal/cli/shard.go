@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// shardConfig is mongodb.shardkey and mongodb.shardkey.chunks, resolved.
+type shardConfig struct {
+	key           mongo.ShardKey // zero: no shard key asked for
+	initialChunks int
+}
+
+// resolveShard reads the shard-key properties. The chunk count is
+// numInitialChunks, which MongoDB takes for hashed keys only.
+func resolveShard(props *workload.Properties) (shardConfig, error) {
+	var sc shardConfig
+	v, hasKey := props.Get("mongodb.shardkey")
+	if hasKey {
+		k, err := mongo.ParseShardKey(v)
+		if err != nil {
+			return sc, badInputf("mongodb.shardkey=%q is invalid: %v", v, err)
+		}
+		sc.key = k
+	}
+	if c, ok := props.Get("mongodb.shardkey.chunks"); ok {
+		n, err := workload.ParseInt(c, 1, maxInitialChunks)
+		if err != nil {
+			return sc, badInputf("mongodb.shardkey.chunks=%q is invalid: expected %s", c, workload.IntRange(1, maxInitialChunks))
+		}
+		if !sc.key.Hashed() {
+			return sc, badInputf("mongodb.shardkey.chunks=%s needs a hashed mongodb.shardkey (such as _id:hashed): a ranged key starts as one chunk", c)
+		}
+		sc.initialChunks = int(n)
+	}
+	return sc, nil
+}
+
+// maxInitialChunks is MongoDB's limit on numInitialChunks (8192 per
+// shard) for a cluster of 1000 shards; the server refuses more per shard.
+const maxInitialChunks = 8192 * 1000
+
+// setUpShardKey shards the collection before a load, or checks before a
+// run that it is sharded on the key asked for, and says what it did. A
+// server that is not a mongos, or a collection on another key, is bad
+// input: nothing has been measured, and the fix is in the command line.
+func setUpShardKey(ctx context.Context, env Env, sc shardConfig, client *mongo.Client, command, table string) error {
+	if sc.key.IsZero() {
+		return nil
+	}
+	var err error
+	if command == "load" {
+		var setup mongo.ShardSetup
+		setup, err = client.EnsureSharded(ctx, table, mongo.ShardOptions{Key: sc.key, InitialChunks: sc.initialChunks})
+		if err == nil {
+			fmt.Fprintf(env.Stderr, "mongobench: %s on %s\n", setup, sc.key)
+		}
+	} else {
+		err = client.CheckSharded(ctx, table, sc.key)
+	}
+	var notMongos *mongo.NotMongosError
+	var mismatch *mongo.ShardKeyMismatchError
+	if errors.As(err, &notMongos) || errors.As(err, &mismatch) {
+		return badInput{err}
+	}
+	return err
+}

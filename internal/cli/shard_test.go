@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/nullserver"
+)
+
+// The shard-key set-up is driven through the command line against the
+// null server acting as a mongos, because no mongos can run here (the
+// embedded server has no sharding). The fake records what mongobench
+// sends; the recorded sequence is what a real mongos would be asked.
+func startFakeMongos(t *testing.T, version string, before func(*nullserver.Cluster)) (*nullserver.Server, *nullserver.Cluster, string) {
+	t.Helper()
+	cl, err := nullserver.NewCluster(version, "shard01", "shard02", "shard03")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before != nil {
+		before(cl)
+	}
+	s, err := nullserver.StartWith("127.0.0.1:0", nullserver.Options{Record: true, Mongos: cl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s, cl, "mongodb://" + s.Addr() + "/ycsb?directConnection=true"
+}
+
+// changes are the recorded commands that change the cluster, in order.
+func changes(s *nullserver.Server) []string {
+	var out []string
+	for _, c := range s.Commands() {
+		switch c.Name {
+		case "drop", "enableSharding", "shardCollection":
+			out = append(out, c.String())
+		case "insert":
+			// One line for the load's inserts, however they were batched.
+			if len(out) == 0 || !strings.HasPrefix(out[len(out)-1], "ycsb.insert") {
+				out = append(out, "ycsb.insert usertable ...")
+			}
+		}
+	}
+	return out
+}
+
+func TestShardKeyCommandLine(t *testing.T) {
+	t.Parallel()
+	hashedBefore := func(cl *nullserver.Cluster) {
+		_ = cl.Shard("ycsb.usertable", bson.D{{Key: "_id", Value: "hashed"}}, 1000)
+	}
+	rangedBefore := func(cl *nullserver.Cluster) {
+		_ = cl.Shard("ycsb.usertable", bson.D{{Key: "field0", Value: 1}}, 1000)
+	}
+	tests := []struct {
+		name        string
+		version     string
+		before      func(*nullserver.Cluster)
+		args        []string
+		wantCode    int
+		wantStderr  string
+		wantChanges []string
+		wantKey     string
+	}{
+		{
+			name: "load --drop re-shards, 4.4", version: "4.4.29", before: hashedBefore,
+			args:     []string{"load", "--drop", "-p", "mongodb.shardkey=_id:hashed", "-p", "mongodb.shardkey.chunks=6"},
+			wantCode: 0, wantStderr: "mongobench: enabled sharding of ycsb and sharded ycsb.usertable (MongoDB 4.4.29) on _id:hashed",
+			wantChanges: []string{
+				`ycsb.drop {"drop":"usertable"}`,
+				`admin.enableSharding {"enableSharding":"ycsb"}`,
+				`admin.shardCollection {"shardCollection":"ycsb.usertable","key":{"_id":"hashed"},"numInitialChunks":6}`,
+				"ycsb.insert usertable ...",
+			},
+			wantKey: `{"_id": "hashed"}`,
+		},
+		{
+			name: "load --drop re-shards, 8.0", version: "8.0.4", before: hashedBefore,
+			args:     []string{"load", "--drop", "-p", "mongodb.shardkey=_id:hashed"},
+			wantCode: 0, wantStderr: "mongobench: sharded ycsb.usertable (MongoDB 8.0.4) on _id:hashed",
+			wantChanges: []string{
+				`ycsb.drop {"drop":"usertable"}`,
+				`admin.shardCollection {"shardCollection":"ycsb.usertable","key":{"_id":"hashed"}}`,
+				"ycsb.insert usertable ...",
+			},
+			wantKey: `{"_id": "hashed"}`,
+		},
+		{
+			name: "another key refused before anything runs", version: "7.0.12", before: rangedBefore,
+			args:     []string{"load", "-p", "mongodb.shardkey=_id:hashed"},
+			wantCode: ExitBadInput, wantStderr: "mongodb.shardkey=_id:hashed, but ycsb.usertable is already sharded on field0:1",
+			wantKey: `{"field0": {"$numberInt":"1"}}`,
+		},
+		{
+			name: "run checks the key", version: "7.0.12", before: rangedBefore,
+			args:     []string{"run", "-p", "mongodb.shardkey=_id:hashed"},
+			wantCode: ExitBadInput, wantStderr: "already sharded on field0:1",
+			wantKey: `{"field0": {"$numberInt":"1"}}`,
+		},
+		{
+			name: "chunks with a ranged key", version: "7.0.12",
+			args:     []string{"load", "-p", "mongodb.shardkey=_id:1", "-p", "mongodb.shardkey.chunks=6"},
+			wantCode: ExitBadInput, wantStderr: "mongodb.shardkey.chunks=6 needs a hashed mongodb.shardkey",
+		},
+		{
+			name: "bad key", version: "7.0.12",
+			args:     []string{"load", "-p", "mongodb.shardkey=_id:-1"},
+			wantCode: ExitBadInput, wantStderr: `mongodb.shardkey="_id:-1" is invalid: field "_id" has "-1": expected 1 (ranged) or hashed`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, cl, url := startFakeMongos(t, tt.version, tt.before)
+			args := append([]string{tt.args[0], "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "recordcount=10", "-p", "operationcount=10", "--no-store"}, tt.args[1:]...)
+			r := mongobench(t, args...)
+			for _, c := range s.Commands() {
+				t.Log(c)
+			}
+			if r.code != tt.wantCode || !strings.Contains(r.stderr, tt.wantStderr) {
+				t.Fatalf("exit %d, want %d; stderr:\n%s\nwant it to contain %q", r.code, tt.wantCode, r.stderr, tt.wantStderr)
+			}
+			if got := changes(s); strings.Join(got, "\n") != strings.Join(tt.wantChanges, "\n") {
+				t.Errorf("commands that changed the cluster:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.wantChanges, "\n"))
+			}
+			if got := strings.Join(strings.Fields(cl.ShardKey("ycsb.usertable")), ""); got != strings.Join(strings.Fields(tt.wantKey), "") {
+				t.Errorf("the cluster's key is %s, want %s", got, tt.wantKey)
+			}
+		})
+	}
+}
+
+func TestShardKeyNeedsMongos(t *testing.T) {
+	t.Parallel()
+	// The embedded server, like any mongod, is no mongos.
+	r := mongobench(t, "load", "mongodb", "-P", "workloada", "-p", "mongodb.url="+freshURL(t), "-p", "recordcount=10", "-p", "mongodb.shardkey=_id:hashed")
+	if r.code != ExitBadInput || !strings.Contains(r.stderr, "mongodb.shardkey needs a mongos; this is a standalone") {
+		t.Errorf("exit %d, want %d naming the standalone; stderr:\n%s", r.code, ExitBadInput, r.stderr)
+	}
+	if strings.Contains(r.stdout, "[OVERALL]") {
+		t.Errorf("a load ran after the refusal:\n%s", r.stdout)
+	}
+}
