@@ -24,6 +24,10 @@ type SizeStats struct {
 	// "$collStats" or "collStats".
 	CollectionSource string `json:"coll_source,omitempty"`
 	CollectionError  string `json:"coll_error,omitempty"`
+
+	// Shards is the collection's part on each shard, when $collStats went
+	// through a mongos (one document per shard); nil otherwise.
+	Shards []ShardSize `json:"shards,omitempty"`
 }
 
 // SizeFigures are the figures common to dbStats and collStats, in bytes.
@@ -58,11 +62,11 @@ func Sizes(ctx context.Context, client *mongo.Client, db, coll string) (SizeStat
 		out.DB = parseDBStats(raw)
 	}
 
-	sizes, source, collErr := collSizes(ctx, client.Database(db), coll)
+	sizes, shards, source, collErr := collSizes(ctx, client.Database(db), coll)
 	if collErr != nil {
 		out.CollectionError = collErr.Error()
 	} else {
-		out.Coll, out.CollectionSource = sizes, source
+		out.Coll, out.Shards, out.CollectionSource = sizes, shards, source
 	}
 
 	if dbErr != nil && collErr != nil {
@@ -85,11 +89,11 @@ func parseDBStats(raw bson.Raw) SizeFigures {
 // collSizes tries the $collStats stage first (MongoDB 6.2 deprecates the
 // collStats command) and falls back to the command for servers without the
 // stage (MongoDB before 3.4) or without its storageStats.
-func collSizes(ctx context.Context, db *mongo.Database, coll string) (SizeFigures, string, error) {
+func collSizes(ctx context.Context, db *mongo.Database, coll string) (SizeFigures, []ShardSize, string, error) {
 	docs, aggErr := collStatsDocs(ctx, db, coll, bson.D{{Key: "storageStats", Value: bson.D{}}})
 	if aggErr == nil {
 		if s, ok := sumStorageStats(docs); ok {
-			return s, "$collStats", nil
+			return s, parseShardSizes(docs), "$collStats", nil
 		}
 
 		aggErr = errors.New("no storageStats in the reply")
@@ -97,11 +101,11 @@ func collSizes(ctx context.Context, db *mongo.Database, coll string) (SizeFigure
 
 	raw, cmdErr := runCommand(ctx, db, bson.D{{Key: "collStats", Value: coll}})
 	if cmdErr != nil {
-		return SizeFigures{}, "", fmt.Errorf("metrics: sizes of %s.%s: $collStats: %w; collStats: %w",
+		return SizeFigures{}, nil, "", fmt.Errorf("metrics: sizes of %s.%s: $collStats: %w; collStats: %w",
 			db.Name(), coll, aggErr, cmdErr)
 	}
 
-	return parseCollStats(raw), "collStats", nil
+	return parseCollStats(raw), nil, "collStats", nil
 }
 
 // collStatsDocs runs an aggregation whose only stage is $collStats with the

@@ -220,6 +220,16 @@ func sizeLines(w *lineWriter, s *SizeStats) {
 		w.num(server, "CollectionIndexSize(MB)", mb(c.IndexSize), 1)
 		w.num(server, "CollectionAvgObjSize(bytes)", c.AvgObjSize, 0)
 		w.num(server, "CollectionCompressionRatio", c.CompressionRatio, 2)
+
+		for _, sh := range s.Shards {
+			line := fmt.Sprintf("documents=%s, dataSize(MB)=%s, storageSize(MB)=%s",
+				fmtOpt(sh.Documents, 0), fmtOpt(mb(sh.DataSize), 1), fmtOpt(mb(sh.StorageSize), 1))
+			if sh.Orphans.OK {
+				line += ", orphans=" + fmtNum(sh.Orphans.V, 0)
+			}
+
+			w.add(server, "ShardSize("+sh.Shard+")", line)
+		}
 	}
 
 	if s.DBError != "" {
@@ -335,4 +345,56 @@ func hostLines(w *lineWriter, last *HostSample, d *HostInterval) {
 	for _, part := range parts {
 		w.add(host, "Host."+part, "not available: "+last.Errors[part])
 	}
+}
+
+const shardingSection = "SHARDING"
+
+// ShardingLines renders what happened to a sharded collection's
+// distribution during the phase: the balancer's mode, and the chunk
+// migrations that committed, each with when (seconds from the phase's
+// start, and its status interval, whose latencies it may have raised), how
+// long, between which shards and how many documents it moved.
+func ShardingLines(r *ShardingRun) []string {
+	if r == nil {
+		return nil
+	}
+
+	w := &lineWriter{}
+
+	switch {
+	case r.Balancer != nil:
+		mode := r.Balancer.Mode
+		if r.Balancer.InRound != nil && *r.Balancer.InRound {
+			mode += ", in a balancing round"
+		}
+
+		w.add(shardingSection, "Balancer", mode)
+	case r.BalancerError != "":
+		w.add(shardingSection, "Balancer", "not available: "+r.BalancerError)
+	}
+
+	if r.MigrationsError != "" {
+		w.add(shardingSection, "ChunkMigrations", "not available: "+r.MigrationsError)
+		return w.lines
+	}
+
+	w.add(shardingSection, "ChunkMigrations", strconv.Itoa(len(r.Migrations)))
+
+	if r.MigrationsFailed > 0 {
+		w.add(shardingSection, "ChunkMigrationsFailed", strconv.Itoa(r.MigrationsFailed))
+	}
+
+	var total Value
+	for _, m := range r.Migrations {
+		total = add(total, m.DurationMs)
+	}
+
+	w.num(shardingSection, "ChunkMigrationTime(ms)", total, 0)
+
+	for i, m := range r.Migrations {
+		w.add(shardingSection, fmt.Sprintf("ChunkMigration(%d)", i+1), fmt.Sprintf("t(s)=%s, interval=%d, duration(ms)=%s, %s->%s, documents=%s",
+			fmtNum(m.T, 1), m.Interval, fmtOpt(m.DurationMs, 0), m.From, m.To, fmtOpt(m.Documents, 0)))
+	}
+
+	return w.lines
 }

@@ -79,6 +79,14 @@ func TestSummaryLinesGolden(t *testing.T) {
 			first: Snapshot{At: t0, Server: mongosA},
 			last:  Snapshot{At: end, Server: mongosB},
 			topo:  shardTopo,
+			// Per-shard sizes from $collStats as a 7.0 mongos answers it.
+			sizes: func() *SizeStats {
+				docs := fixtureDocs(t, "sharding/collstats_7.0.json")
+				coll, _ := sumStorageStats(docs)
+
+				return &SizeStats{Database: "ycsb", Collection: "usertable", Coll: coll, CollectionSource: "$collStats",
+					Shards: parseShardSizes(docs), DBError: "metrics: dbStats on ycsb: (Unauthorized) not authorized"}
+			}(),
 		},
 		{
 			name:  "ferretdb",
@@ -161,5 +169,42 @@ func TestSummaryLinesShape(t *testing.T) {
 		if !seen {
 			t.Errorf("missing line %q in\n%s", l, strings.Join(lines, "\n"))
 		}
+	}
+}
+
+// TestShardingLinesGolden renders the migrations of recorded changelogs:
+// 4.4's (one migration, one failure) and 7.0's (one begun before the
+// phase, one in its third interval), and what is said when the changelog
+// cannot be read.
+func TestShardingLinesGolden(t *testing.T) {
+	t.Parallel()
+
+	start := time.Date(2024, 6, 10, 8, 0, 0, 0, time.UTC)
+	no, yes := false, true
+	tests := []struct {
+		name string
+		run  *ShardingRun
+	}{
+		{"changelog_4.4", func() *ShardingRun {
+			m, failed := parseMigrations(fixtureDocs(t, "sharding/changelog_4.4.json"), start, 10*time.Second)
+
+			return &ShardingRun{Namespace: "ycsb.usertable", Balancer: parseBalancerStatus(fixture(t, "sharding/balancerstatus.json")), Migrations: m, MigrationsFailed: failed}
+		}()},
+		{"changelog_7.0", func() *ShardingRun {
+			m, _ := parseMigrations(fixtureDocs(t, "sharding/changelog_7.0.json"), start, 10*time.Second)
+
+			return &ShardingRun{Namespace: "ycsb.usertable", Balancer: &BalancerStatus{Mode: "full", InRound: &yes}, Migrations: m}
+		}()},
+		{"changelog_unreadable", &ShardingRun{
+			Namespace: "ycsb.usertable", Balancer: &BalancerStatus{Mode: "off", InRound: &no},
+			MigrationsError: "metrics: config.changelog: (Unauthorized) not authorized on config to execute command { find: \"changelog\" }",
+		}},
+	}
+
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			golden.Check(t, filepath.Join("summary", "sharding_"+tt.name+".txt"), strings.Join(ShardingLines(tt.run), "\n")+"\n")
+		})
 	}
 }

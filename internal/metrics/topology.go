@@ -9,6 +9,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // The kinds of deployment Topology tells apart.
@@ -100,6 +101,9 @@ type Shard struct {
 	// Chunks and Documents are the collection's on this shard.
 	Chunks    Value `json:"chunks,omitzero"`
 	Documents Value `json:"documents,omitzero"`
+	// Draining is true while the shard is being removed: the balancer
+	// moves its chunks away.
+	Draining bool `json:"draining,omitempty"`
 }
 
 // Topology describes the deployment behind client, and the spread of
@@ -327,7 +331,9 @@ func parseListShards(raw bson.Raw) []Shard {
 	var out []Shard
 
 	for _, d := range docs(raw, "shards") {
-		out = append(out, Shard{ID: str(d, "_id"), Host: str(d, "host"), State: num(d, "state")})
+		sh := Shard{ID: str(d, "_id"), Host: str(d, "host"), State: num(d, "state")}
+		sh.Draining, _ = d.Lookup("draining").BooleanOK()
+		out = append(out, sh)
 	}
 
 	return out
@@ -370,25 +376,21 @@ func chunkCounts(ctx context.Context, config *mongo.Database, ns string) (map[st
 		match = append(match, bson.D{{Key: "uuid", Value: rv}})
 	}
 
-	cur, err := config.Collection("chunks").Aggregate(ctx, mongo.Pipeline{
-		{{Key: "$match", Value: bson.D{{Key: "$or", Value: match}}}},
-		{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$shard"}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}},
-	})
+	// Only the fields countChunks reads: a collection has at most some
+	// thousands of chunks, and their bounds can be large.
+	cur, err := config.Collection("chunks").Find(ctx, bson.D{{Key: "$or", Value: match}},
+		options.Find().SetProjection(bson.D{{Key: "_id", Value: 0}, {Key: "ns", Value: 1}, {Key: "uuid", Value: 1}, {Key: "shard", Value: 1}}))
 	if err != nil {
 		return nil, &yes, fmt.Errorf("metrics: config.chunks: %w", err)
 	}
 
 	defer func() { _ = cur.Close(ctx) }()
 
-	out := make(map[string]float64)
+	var chunks []bson.Raw
 
 	for cur.Next(ctx) {
-		if validate(cur.Current) != nil {
-			continue
-		}
-
-		if n := num(cur.Current, "n"); n.OK {
-			out[str(cur.Current, "_id")] = n.V
+		if validate(cur.Current) == nil {
+			chunks = append(chunks, append(bson.Raw(nil), cur.Current...))
 		}
 	}
 
@@ -396,7 +398,32 @@ func chunkCounts(ctx context.Context, config *mongo.Database, ns string) (map[st
 		return nil, &yes, fmt.Errorf("metrics: config.chunks: %w", err)
 	}
 
-	return out, &yes, nil
+	return countChunks(entry, chunks), &yes, nil
+}
+
+// countChunks counts, per shard, the chunks of the collection whose
+// config.collections entry is given. A chunk names its collection by ns up
+// to MongoDB 4.4 and by the collection's uuid from 5.0 (MongoDB manual,
+// "Config Database", config.chunks, of each version); a chunk of another
+// collection is not counted.
+func countChunks(entry bson.Raw, chunks []bson.Raw) map[string]float64 {
+	ns := str(entry, "_id")
+	uuidSub, uuid, hasUUID := entry.Lookup("uuid").BinaryOK()
+	out := make(map[string]float64)
+
+	for _, c := range chunks {
+		mine := ns != "" && str(c, "ns") == ns
+		if !mine && hasUUID {
+			sub, data, ok := c.Lookup("uuid").BinaryOK()
+			mine = ok && sub == uuidSub && string(data) == string(uuid)
+		}
+
+		if id := str(c, "shard"); mine && id != "" {
+			out[id]++
+		}
+	}
+
+	return out
 }
 
 // shardDocumentCounts reads the collection's document count on each shard
