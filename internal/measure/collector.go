@@ -71,6 +71,7 @@ type Collector struct {
 	ivHist    [db.NumOps][2]histPair
 	totHist   [db.NumOps][2]histPair
 	intervals []IntervalStats
+	ivLag     *hdrhistogram.Histogram // this interval's schedule lag
 	lag       *hdrhistogram.Histogram
 	clamped   int64
 	invalid   int64
@@ -258,7 +259,7 @@ func (c *Collector) add(s *sample) {
 	c.cur.status[op][st]++
 	if s.flags&flagPart == 0 && CountsAsOperation(op) {
 		if c.opts.ScheduleLag {
-			c.record(&c.lag, s.start-s.intended)
+			c.record(&c.ivLag, s.start-s.intended)
 		}
 		c.cur.ops++
 		if isFailure(st) {
@@ -308,6 +309,9 @@ func (c *Collector) closeInterval(end int64) {
 		Failed:     c.cur.failed,
 		Status:     c.cur.status,
 	}
+	if c.ivLag != nil && c.ivLag.TotalCount() > 0 {
+		iv.ScheduleLag = c.ivLag
+	}
 	st := IntervalStats{Index: iv.Index, StartNs: iv.StartNs, EndNs: end, Operations: iv.Operations}
 	if d := end - c.ivStart; d > 0 {
 		st.OpsPerSec = float64(iv.Operations) / (float64(d) / 1e9)
@@ -348,6 +352,7 @@ func (c *Collector) closeInterval(end int64) {
 			mergeInto(&t.intended, p.intended)
 		}
 	}
+	mergeInto(&c.lag, c.ivLag)
 	c.total.add(&c.cur)
 	c.cur = tally{}
 	c.ivIndex++

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -544,5 +545,40 @@ func TestCollectorScheduleLag(t *testing.T) {
 		if h.TotalCount() != 4 {
 			t.Errorf("lag holds %d values, want 4", h.TotalCount())
 		}
+	}
+}
+
+// TestCollectorIntervalScheduleLag: each interval carries the lag of the
+// operations that ended in it, and the summary's lag adds them up.
+func TestCollectorIntervalScheduleLag(t *testing.T) {
+	t.Parallel()
+	c, fc := newFakeCollector(Options{Interval: 10 * time.Millisecond, Service: true, Intended: true, ScheduleLag: true})
+	r := c.NewRecorder()
+	var lags [][]int64 // per interval: count, max; nil when the interval had none
+	c.Start(func(iv *Interval) {
+		if iv.ScheduleLag == nil {
+			lags = append(lags, nil)
+			return
+		}
+		lags = append(lags, []int64{iv.ScheduleLag.TotalCount(), iv.ScheduleLag.Max()})
+	})
+	r.Record(db.Read, db.OK, 1*ms, 1*ms+7_000, 2*ms)  // interval 0: 7 µs
+	r.Record(db.Read, db.OK, 2*ms, 2*ms+40_000, 3*ms) // interval 0: 40 µs
+	r.Record(db.Update, db.OK, 21*ms, 23*ms, 24*ms)   // interval 2: 2000 µs
+	r.RecordPart(db.Read, db.OK, 25*ms, 29*ms, 29*ms) // a part: no lag anywhere
+	fc.ns.Store(30 * ms)
+	s := c.Stop()
+
+	want := [][]int64{{2, 40}, nil, {1, 2000}, nil}
+	if len(lags) != len(want) {
+		t.Fatalf("got %d intervals, want %d", len(lags), len(want))
+	}
+	for i := range want {
+		if fmt.Sprint(lags[i]) != fmt.Sprint(want[i]) {
+			t.Errorf("interval %d: lag count, max = %v, want %v", i, lags[i], want[i])
+		}
+	}
+	if n := s.ScheduleLag.TotalCount(); n != 3 || s.ScheduleLag.Max() != 2000 {
+		t.Errorf("summary lag: %d values, max %d, want 3, max 2000", n, s.ScheduleLag.Max())
 	}
 }

@@ -51,6 +51,10 @@ type Interval struct {
 	Measurements []Measurement
 	// Status counts the samples of each operation by status.
 	Status [db.NumOps][db.NumStatuses]int64
+	// ScheduleLag is the schedule lag (Summary.ScheduleLag) of the
+	// operations that ended in this interval, in µs; nil when it is not
+	// recorded or no operation ended.
+	ScheduleLag *hdrhistogram.Histogram
 }
 
 // Duration returns the length of the interval.
