@@ -140,7 +140,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 	progress := &runner.Progress{}
 	phase := Phase{
 		Command: cfg.Command, Operations: cfg.Operations, MaxTime: spec.MaxExecutionTime,
-		Interval: spec.StatusInterval, Clock: clock, Progress: progress,
+		Interval: spec.StatusInterval, Target: spec.Target, Clock: clock, Progress: progress,
 	}
 	for i, s := range sinks {
 		if err := s.Open(phase); err != nil {

@@ -42,6 +42,7 @@ type Phase struct {
 	Operations int64         // operations to do; 0 when bound by time alone
 	MaxTime    time.Duration // the phase's time limit; 0 for none
 	Interval   time.Duration // the status interval
+	Target     float64       // operations per second over all threads; 0 for as fast as possible
 	Clock      measure.Clock
 	Progress   *runner.Progress // operations started so far, read live
 }
@@ -152,6 +153,7 @@ func (f *feed) deliver(it item) {
 			f.recycle(m.Service)
 			f.recycle(m.Intended)
 		}
+		f.recycle(iv.ScheduleLag)
 	}
 }
 
@@ -177,6 +179,7 @@ func (f *feed) copy(iv *measure.Interval) *measure.Interval {
 		m.Intended = f.copyHist(m.Intended)
 		c.Measurements[i] = m
 	}
+	c.ScheduleLag = f.copyHist(iv.ScheduleLag)
 	return &c
 }
 
