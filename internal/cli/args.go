@@ -29,6 +29,7 @@ type benchArgs struct {
 	// maxErrorRate is --max-error-rate: 0 < F <= 1, or 0 for no limit.
 	maxErrorRate float64
 	drop         bool       // --drop
+	metricsAddr  string     // --metrics-addr
 	store        storeFlags // --store, --no-store
 	raw          []string   // the arguments as given, for the results file
 }
@@ -87,6 +88,7 @@ func benchFlags(a *benchArgs) []flagDef {
 		}),
 		funcFlag("warmup", "D", "run this long before measuring, such as 30s (warmuptime);\nwarm-up is reported apart", true, setting("warmuptime", &a.settings)),
 		switchFlag("drop", "load: drop the collection first", true, &a.drop),
+		textFlag("metrics-addr", "HOST:PORT", "serve Prometheus metrics at http://HOST:PORT/metrics while the phase\nruns (:9100 on every interface; port 0 picks a free one, said on stderr)", true, &a.metricsAddr),
 	}
 	defs = append(defs, a.store.defs("record the run in this results store (default mongobench.db,\nor $MONGOBENCH_STORE)", "record nothing")...)
 	return append(defs, helpFlag(&a.help))

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,14 @@ func TestBadInput(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Held until the parallel subtests are done, which is after this
+	// function returns.
+	t.Cleanup(func() { busy.Close() })
+	taken := busy.Addr().String()
 	noHist, noCA, noKey := filepath.Join(dir, "nohist.txt"), filepath.Join(dir, "ca.pem"), filepath.Join(dir, "client.pem")
 	// Never contacted: input is checked first. Were it contacted, the
 	// error would be "no MongoDB server answered", exit 1.
@@ -47,7 +56,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown binding", []string{"run", "cassandra", "-P", "workloada"}, `unknown binding "cassandra": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},
 		// The URL typed where the binding goes: quoted back, password masked.
 		{"URL as binding", []string{"run", "mongodb://u:S3NTINEL@h/db"}, `unknown binding "mongodb://u:***@h/db": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},
-		{"unknown flag", []string{"run", "mongodb", "-x"}, "unknown flag -x: accepted flags are -P, -p, -threads, -target, -l, -s, -db, --out, --data-dir, --max-errors, --max-error-rate, --warmup, --drop, --store, --no-store, -h"},
+		{"unknown flag", []string{"run", "mongodb", "-x"}, "unknown flag -x: accepted flags are -P, -p, -threads, -target, -l, -s, -db, --out, --data-dir, --max-errors, --max-error-rate, --warmup, --drop, --metrics-addr, --store, --no-store, -h"},
 		{"flag without value", []string{"run", "mongodb", "-threads"}, "flag -threads needs a value"},
 		{"stray argument", []string{"run", "mongodb", "-P", "workloada", "extra"}, `unexpected argument "extra": properties are given as -p name=value, files as -P file`},
 		{"missing -P file", []string{"run", "mongodb", "-P", "nosuchfile"}, "cannot read workload file nosuchfile: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf, workload_s6)"},
@@ -127,6 +136,11 @@ func TestBadInput(t *testing.T) {
 			"a record of fieldcount=65536 fields of up to fieldlength=16777216 bytes is up to 1099512730817 bytes as BSON, over MongoDB's document limit of 16777216 bytes (16 MiB): lower fieldcount or the field length"},
 		{"records in flight", []string{"load", "mongodb", "-P", "workloada", "-threads", "64", "-p", "batchsize=1000", "-p", "fieldlength=10000"},
 			"threadcount=64 x batchsize=1000 records of up to 100169 bytes would hold 6.0 GiB in flight, over the client's limit of 4.0 GiB: lower threadcount, batchsize or the record size"},
+		// The endpoint's address is taken before anything connects.
+		{"--metrics-addr without port", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "--metrics-addr", "localhost"},
+			`--metrics-addr "localhost": missing port in address: ` + metricsAddrExpected},
+		{"--metrics-addr in use", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "--metrics-addr", taken},
+			"--metrics-addr " + taken + ": listen tcp " + taken + ": bind: address already in use: " + metricsAddrExpected},
 		{"server flag", []string{"server", "--port", "1"}, "server: flag provided but not defined: -port: accepted flags are --addr HOST:PORT, --data-dir DIR, --null, -h"},
 	}
 	if os.Geteuid() != 0 { // root reads any file

@@ -267,6 +267,15 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err := checkBenchOutputs(cfg, storeFile); err != nil {
 		return err
 	}
+	var metricsSink bench.Sink
+	if cfg.args.metricsAddr != "" {
+		srv, err := serveMetrics(cfg.args.metricsAddr, metricsPart(cfg), env)
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		metricsSink = srv.Sink()
+	}
 	if saving {
 		if runStore, err = openStore(cfg.args.store.path); err != nil {
 			return err
@@ -354,6 +363,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		command: command, core: core, spec: spec, client: client, seed: seed,
 		batchSize: cfg.batchSize, status: cfg.args.status, interrupt: interrupt,
 		maxErrors: cfg.args.maxErrors, maxErrorRate: cfg.args.maxErrorRate, monitor: monitor, localHost: localServer,
+		metrics: metricsSink,
 	}
 	if command == "load" {
 		ph.operations = spec.InsertCount

@@ -28,6 +28,7 @@ type phaseConfig struct {
 	monitor      *driver.Client // samples server metrics; nil for none
 	localHost    bool           // the server runs on this machine
 	journal      string         // path of the interval journal; "" for none
+	metrics      bench.Sink     // the metrics endpoint's sink; nil for none
 	meta         results.Meta   // what the journal's header says of the run
 }
 
@@ -39,6 +40,9 @@ func runPhase(ctx context.Context, env Env, pc phaseConfig) (*bench.Outcome, err
 		sinks = append(sinks, bench.NewJournal(pc.journal, pc.meta))
 	}
 	if !pc.quiet {
+		if pc.metrics != nil {
+			sinks = append(sinks, pc.metrics)
+		}
 		if spec.HdrFileOutput {
 			sinks = append(sinks, bench.NewHdrLogs(spec.HdrOutputPath))
 		}
