@@ -10,20 +10,26 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/outfile"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 )
 
-const reportAbout = `usage: mongobench report RESULTS... [-o report.html] [--title TEXT]
+const reportAbout = `usage: mongobench report RESULTS... [-o report.html] [--title TEXT] [--notes FILE]
 
 Writes one self-contained HTML page (no scripts, charts inline) about runs.
 RESULTS are what compare accepts: results files, directories (a sweep's
 --out-dir), run ids, labels and sweep:ID from the results store.
+  - first, the conclusion: your --notes, then only the significant differences
   - one sweep: its points with means and 95% confidence intervals, and the knee
+  - sweeps in several arguments, or a sweep of two dimensions: one line per
+    configuration (or per value of the second dimension) on throughput,
+    average and p99 latency charts, a pivot table, and the regime table
   - exactly two arguments: B compared against A, figure by figure, with verdicts
   - always: every run's summary, throughput and latency over time, percentiles,
     server and host metrics
@@ -34,6 +40,7 @@ type reportOptions struct {
 	refs  []string
 	out   string
 	title string
+	notes string
 	alpha float64
 	knee  stats.KneeOptions
 	store storeFlags
@@ -45,6 +52,7 @@ func reportFlags(o *reportOptions, alpha, kneeT, kneeL *string) []flagDef {
 	defs := []flagDef{
 		textFlag("o", "FILE", "the page to write (default report.html)", false, &o.out),
 		textFlag("title", "TEXT", "the page's title (default: from the runs)", true, &o.title),
+		textFlag("notes", "FILE", "your conclusion, in Markdown, shown first on the page", true, &o.notes),
 		textFlag("alpha", "P", "significance level of a comparison's verdicts (default 0.05)", true, alpha),
 		textFlag("knee-throughput", "F", "knee threshold of throughput gain, as for sweep (default 0.05)", true, kneeT),
 		textFlag("knee-latency", "F", "knee threshold of p99 growth, as for sweep (default 0.20)", true, kneeL),
@@ -119,7 +127,12 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err := checkDistinct(src.inputs(groups), []namedPath{{"-o", o.out}}); err != nil {
 		return badInputf("report: %w", err)
 	}
+	notes, err := readNotes(o.notes)
+	if err != nil {
+		return err
+	}
 	in := buildReportInput(o, groups)
+	in.Notes = notes
 	for _, n := range in.notes {
 		fmt.Fprintf(env.Stderr, "mongobench: report: %s\n", n)
 	}
@@ -151,13 +164,19 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) reportInput {
 	in := reportInput{Input: htmlreport.Input{Title: o.title, Version: Version}}
 	seen := map[string]bool{}
 	var all []analysis.Run
-	for _, g := range groups {
+	for i, g := range groups {
+		conf := htmlreport.Configuration{Name: o.refs[i]}
 		for _, r := range g {
+			conf.Runs = append(conf.Runs, r.Res)
 			if key := r.Key(); !seen[key] {
 				seen[key] = true
 				all = append(all, r)
 				in.Runs = append(in.Runs, r.Res)
+				in.RunIDs = append(in.RunIDs, r.ID)
 			}
+		}
+		if len(groups) > 1 {
+			in.Configurations = append(in.Configurations, conf)
 		}
 	}
 	kind := analysis.ChooseLatency(groups...)
@@ -167,7 +186,8 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) reportInput {
 	case len(groups) > 2:
 		in.notes = append(in.notes, "a comparison needs exactly two groups of runs: the report shows the runs side by side")
 	}
-	if len(groups) == 1 {
+	in.Study = reportStudy(o.refs, groups, kind, o.knee)
+	if len(groups) == 1 && in.Study == nil {
 		sw, notes := reportSweep(all, kind, o.knee)
 		in.Sweep = sw
 		in.notes = append(in.notes, notes...)
@@ -179,7 +199,7 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) reportInput {
 // terms. Error counts stay in compare's table: the report's comparison
 // charts throughputs and latencies.
 func reportComparison(aName, bName string, a, b []analysis.Run, kind analysis.LatencyKind, alpha float64) *htmlreport.Comparison {
-	c := &htmlreport.Comparison{A: aName, B: bName}
+	c := &htmlreport.Comparison{A: aName, B: bName, Alpha: alpha}
 	sets, _ := analysis.Pair(aName, bName, a, b)
 	for _, set := range sets {
 		for _, r := range analysis.CompareRows(set.A, set.B, kind, alpha) {
@@ -226,6 +246,7 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 		notes = append(notes, fmt.Sprintf("the runs come from %d sweeps (%s): their points are charted together", len(ids), strings.Join(sortedSet(ids), ", ")))
 	}
 	counted := make(map[string][]analysis.Figures)
+	trials := make(map[string][]*results.Results)
 	var order []string
 	left := 0
 	for _, r := range runs {
@@ -241,6 +262,7 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 			order = append(order, p)
 		}
 		counted[p] = append(counted[p], analysis.FiguresOf(r.Res, kind))
+		trials[p] = append(trials[p], r.Res)
 	}
 	if len(order) < 2 {
 		return nil, notes
@@ -276,15 +298,7 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 	}
 	var kneePts []stats.Point
 	for i, p := range order {
-		pf := analysis.Summarize(counted[p])
-		sp := htmlreport.SweepPoint{Trials: pf.Trials, PerOp: map[string]htmlreport.OpFigures{}}
-		sp.Throughput, sp.ThroughputLo, sp.ThroughputHi = pf.Throughput.Bounds()
-		sp.P99us, sp.P99Lo, sp.P99Hi = pf.P99.Bounds()
-		for name, o := range pf.Ops {
-			if o.HasLatency() {
-				sp.PerOp[name] = htmlreport.OpFigures{AvgUs: o.Avg.Mean(), P99us: o.P99.Mean()}
-			}
-		}
+		sp, pf := sweepPointOf(counted[p], trials[p])
 		if byValue {
 			sp.X, _ = strconv.ParseFloat(point[p][x], 64)
 		} else {
@@ -306,6 +320,33 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 	}
 	return sw, notes
 }
+
+// readNotes reads the author's conclusion for the page; "" when no file
+// is named.
+func readNotes(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	f, err := inputfile.Open(path)
+	if err != nil {
+		return "", badInputf("report: --notes: %w: expected a Markdown file with your conclusion", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxNotesBytes+1))
+	if err != nil {
+		return "", badInputf("report: --notes %s: %w", path, err)
+	}
+	if len(b) > maxNotesBytes {
+		return "", badInputf("report: --notes %s is over %d KiB: expected a conclusion of a few paragraphs", path, maxNotesBytes/1024)
+	}
+	if !utf8.Valid(b) {
+		return "", badInputf("report: --notes %s is not UTF-8 text: expected a Markdown file", path)
+	}
+	return string(b), nil
+}
+
+// maxNotesBytes bounds --notes: a conclusion, not a book.
+const maxNotesBytes = 256 << 10
 
 // sentence capitalises s and ends it with a full stop.
 func sentence(s string) string {

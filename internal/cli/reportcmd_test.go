@@ -162,3 +162,93 @@ func TestReportFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestReportStudy checks the overlays built from sweeps: one line per
+// group over the swept threads, and for a two-dimensional sweep one line
+// per value of the other dimension, never a line through both.
+func TestReportStudy(t *testing.T) {
+	t.Parallel()
+	points := func(dims ...map[string]string) []map[string]string { return dims }
+	ssd := sweepRuns(t, []string{"threadcount"}, points(map[string]string{"threadcount": "1"}, map[string]string{"threadcount": "2"}, map[string]string{"threadcount": "4"}),
+		[]float64{1000, 2000, 2050}, []int64{500, 550, 1500})
+	essd := sweepRuns(t, []string{"threadcount"}, points(map[string]string{"threadcount": "1"}, map[string]string{"threadcount": "2"}, map[string]string{"threadcount": "4"}),
+		[]float64{900, 1900, 3000}, []int64{500, 520, 600})
+	matrix := sweepRuns(t, []string{"recordcount", "threadcount"},
+		points(map[string]string{"recordcount": "10", "threadcount": "1"}, map[string]string{"recordcount": "10", "threadcount": "2"},
+			map[string]string{"recordcount": "20", "threadcount": "1"}, map[string]string{"recordcount": "20", "threadcount": "2"}),
+		[]float64{100, 200, 90, 150}, []int64{500, 500, 600, 700})
+	for _, tc := range []struct {
+		name       string
+		refs       []string
+		groups     [][]analysis.Run
+		by         string
+		series     []string
+		xs         []float64
+		throughput map[string][]float64
+		knee       map[string]float64
+	}{
+		{"two configurations", []string{"ssd", "essd"}, [][]analysis.Run{ssd, essd}, "configuration", []string{"ssd", "essd"}, []float64{1, 2, 4},
+			map[string][]float64{"ssd": {1000, 2000, 2050}, "essd": {900, 1900, 3000}}, map[string]float64{"ssd": 2}},
+		{"two dimensions", []string{"sweep:s1"}, [][]analysis.Run{matrix}, "recordcount", []string{"recordcount=10", "recordcount=20"}, []float64{1, 2},
+			map[string][]float64{"recordcount=10": {100, 200}, "recordcount=20": {90, 150}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			st := reportStudy(tc.refs, tc.groups, analysis.ServiceLatency, stats.KneeOptions{})
+			if st == nil {
+				t.Fatal("no study")
+			}
+			if st.Varied != "threadcount" || st.SeriesBy != tc.by || len(st.Series) != len(tc.series) {
+				t.Fatalf("study of %q by %q with %d lines, want threadcount by %q with %d", st.Varied, st.SeriesBy, len(st.Series), tc.by, len(tc.series))
+			}
+			for i, s := range st.Series {
+				if s.Name != tc.series[i] || len(s.Points) != len(tc.xs) {
+					t.Fatalf("line %d: %q with %d points, want %q with %d", i, s.Name, len(s.Points), tc.series[i], len(tc.xs))
+				}
+				for j, p := range s.Points {
+					if p.X != tc.xs[j] || p.Throughput != tc.throughput[s.Name][j] || len(p.Runs) != 1 || !(p.AvgUs > 0) {
+						t.Errorf("%s point %d: X %g throughput %g avg %g runs %d, want X %g throughput %g", s.Name, j, p.X, p.Throughput, p.AvgUs, len(p.Runs), tc.xs[j], tc.throughput[s.Name][j])
+					}
+				}
+				if k, ok := tc.knee[s.Name]; ok != (s.Knee != nil) || ok && s.Knee.X != k {
+					t.Errorf("%s: knee %+v, want at %v (%v)", s.Name, s.Knee, k, ok)
+				}
+			}
+		})
+	}
+	// Plain runs, or one sweep of one dimension, are no study.
+	if st := reportStudy([]string{"ssd"}, [][]analysis.Run{ssd}, analysis.ServiceLatency, stats.KneeOptions{}); st != nil {
+		t.Errorf("one sweep drew %d lines", len(st.Series))
+	}
+}
+
+func TestReportNotes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := writeSynth(t, dir, map[string]resultstest.Spec{"a1": {Label: "a", Throughput: 1000}})
+	notes := filepath.Join(dir, "notes.md")
+	if err := os.WriteFile(notes, []byte("## Verdict\nESSD is **not** faster: <script>x</script>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.html")
+	r := experiment(t, runReportCmd, p["a1"], "-o", out, "--notes", notes)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	page, _ := os.ReadFile(out)
+	if !strings.Contains(string(page), "<h4>Verdict</h4>\n<p>ESSD is <strong>not</strong> faster: &lt;script&gt;x&lt;/script&gt;</p>") {
+		t.Errorf("the notes are not on the page as Markdown, escaped")
+	}
+	for _, tc := range []struct{ name, path, want string }{
+		{"missing", filepath.Join(dir, "none.md"), "report: --notes: "},
+		{"a directory", dir, "report: --notes: "},
+	} {
+		r := experiment(t, runReportCmd, p["a1"], "-o", filepath.Join(dir, "x.html"), "--notes", tc.path)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line with %q", tc.name, r.code, r.stderr, tc.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "x.html")); err == nil {
+			t.Errorf("%s: a page was written", tc.name)
+		}
+	}
+}

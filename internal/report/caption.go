@@ -330,30 +330,34 @@ func formatP(p float64) string {
 }
 
 // compareCaption picks the row a comparison chart is about: the largest
-// significant difference, or the largest difference when none is
-// significant.
+// significant difference. A difference the test cannot tell from noise is
+// never the headline, however large: when none is significant the caption
+// says so.
 func compareCaption(a, b string, rows []CompareRow) string {
 	if len(rows) == 0 {
 		return "Nothing to compare."
 	}
-	best := -1
-	for pass := 0; pass < 2 && best < 0; pass++ {
-		for i, r := range rows {
-			if pass == 0 && !r.Significant {
-				continue
-			}
-			if !isFinite(r.RelDiff) {
-				continue
-			}
-			if best < 0 || math.Abs(r.RelDiff) > math.Abs(rows[best].RelDiff) {
-				best = i
-			}
+	best, tested := -1, 0
+	for i, r := range rows {
+		if r.P > 0 || r.Significant {
+			tested++
+		}
+		if !r.Significant || !isFinite(r.RelDiff) {
+			continue
+		}
+		if best < 0 || math.Abs(r.RelDiff) > math.Abs(rows[best].RelDiff) {
+			best = i
 		}
 	}
-	if best < 0 {
-		best = 0
+	switch {
+	case best >= 0:
+		return compareSentence(a, b, rows[best])
+	case tested == 0:
+		return "No verdict: a single run on a side cannot be tested; repeat the runs to compare " + b + " with " + a + "."
+	case len(rows) == 1:
+		return "No significant difference between " + b + " and " + a + " in " + figureName(rows[0]) + "."
 	}
-	return compareSentence(a, b, rows[best])
+	return "No significant difference between " + b + " and " + a + " in any of these " + formatInt(int64(len(rows))) + " figures."
 }
 
 // verdictWord is the short verdict under a group of bars ("31% better",
@@ -401,7 +405,7 @@ func metricsCaption(prefix string, ss []metricSeries, unit string) string {
 			peak, tPeak = p.v, p.t
 		}
 	}
-	name := joinName(prefix, s.name)
+	name := strings.TrimSpace(prefix + " " + s.name)
 	if len(ss) > 1 {
 		name += ", the highest here,"
 	}

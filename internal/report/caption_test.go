@@ -207,7 +207,10 @@ func TestCompareCaptions(t *testing.T) {
 			"B's READ p99 cannot be compared with A's: no verdict is possible."},
 		// The chart's caption is about its largest significant difference.
 		{"chart picks significant", compareCaption("A", "B", []CompareRow{tput, p99, avg}), "B's READ p99 is 31% lower than A's (significant, p=0.003)."},
-		{"chart without significance", compareCaption("A", "B", []CompareRow{same, tput}), "B's throughput is 6% higher than A's (not significant, p=0.12)."},
+		// A change the test cannot tell from noise is never the headline.
+		{"chart without significance", compareCaption("A", "B", []CompareRow{same, tput}), "No significant difference between B and A in any of these 2 figures."},
+		{"one figure without significance", compareCaption("A", "B", []CompareRow{tput}), "No significant difference between B and A in throughput."},
+		{"chart without a test", compareCaption("A", "B", []CompareRow{{Figure: "throughput", RelDiff: 2.48}}), "No verdict: a single run on a side cannot be tested; repeat the runs to compare B with A."},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s:\ngot  %q\nwant %q", tc.name, tc.got, tc.want)
@@ -233,14 +236,15 @@ func TestCompareCaptions(t *testing.T) {
 func TestMetricsCaption(t *testing.T) {
 	t.Parallel()
 	cpu := []metricSeries{
-		{name: "user_pct", points: ts(10, func(i int) float64 { return 40 + float64(i) })},
-		{name: "system_pct", points: ts(10, func(int) float64 { return 10 })},
+		{name: "user", points: ts(10, func(i int) float64 { return 40 + float64(i) })},
+		{name: "system", points: ts(10, func(int) float64 { return 10 })},
 	}
-	if got, want := metricsCaption("cpu", cpu, "%"), "cpu.user_pct, the highest here, averaged 44.5% and peaked at 49% at 10 s."; got != want {
+	// The chart names its group and series in words before the caption.
+	if got, want := metricsCaption("Host CPU", cpu, "%"), "Host CPU user, the highest here, averaged 44.5% and peaked at 49% at 10 s."; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	flat := []metricSeries{{name: "used_bytes", points: ts(10, func(int) float64 { return 3 << 30 })}}
-	if got, want := metricsCaption("memory", flat, "bytes"), "memory.used_bytes held at about 3 GiB over 10 s."; got != want {
+	flat := []metricSeries{{name: "used", points: ts(10, func(int) float64 { return 3 << 30 })}}
+	if got, want := metricsCaption("Host memory", flat, "bytes"), "Host memory used held at about 3 GiB over 10 s."; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	empty := []metricSeries{{name: "hit_ratio", points: ts(3, func(int) float64 { return math.NaN() })}}

@@ -54,6 +54,9 @@ type series struct {
 	name   string
 	color  string
 	dashed bool
+	// band draws the points' error ranges as a shaded band rather than
+	// bars: several lines with bars each would be unreadable.
+	band   bool
 	points []point
 }
 
@@ -71,6 +74,10 @@ type point struct {
 type mark struct {
 	x, y  float64
 	label string
+	// color, when set, draws the mark as a ring in that colour on its
+	// line, labelled beside it: the knees of several lines on one chart
+	// would otherwise be rules crossing each other.
+	color string
 }
 
 // lineChart is a chart of lines on linear, logarithmic or percentile axes.
@@ -239,6 +246,14 @@ func (c *lineChart) render() string {
 	writeAxes(&w, f, &c.x, &c.y, c.xLabel, c.yLabel, true)
 	for _, m := range c.marks {
 		px := f.px(&c.x, m.x)
+		if m.color != "" {
+			if isFinite(m.y) && (c.y.kind != logAxis || m.y > 0) {
+				py := f.py(&c.y, m.y)
+				w.printf(`<g class="mark"><circle cx="`, num(px), `" cy="`, num(py), `" r="7" fill="none" stroke="`, m.color, `" stroke-width="2.5"><title>`, esc(m.label), `</title></circle>`,
+					`<text x="`, num(px), `" y="`, num(py-11), `" text-anchor="middle" fill="`, m.color, `" class="label">knee</text></g>`)
+			}
+			continue
+		}
 		w.printf(`<g class="mark"><line x1="`, num(px), `" y1="`, num(f.top), `" x2="`, num(px), `" y2="`, num(f.top+f.height),
 			`" stroke="`, colorKnee, `" stroke-dasharray="4 3"/>`)
 		if isFinite(m.y) {
@@ -270,7 +285,9 @@ func writeSeries(w *svgWriter, f frame, x, y *axis, s series) {
 		errs.WriteString("M" + num(px) + " " + num(plo) + "V" + num(phi) +
 			"M" + num(px-4) + " " + num(plo) + "h8M" + num(px-4) + " " + num(phi) + "h8")
 	}
-	if errs.Len() > 0 {
+	if band := bandPath(f, x, y, s); band != "" {
+		w.printf(`<path class="band" d="`, band, `" fill="`, s.color, `" fill-opacity="0.14" stroke="none"/>`)
+	} else if errs.Len() > 0 {
 		w.printf(`<path class="err" d="`, errs.String(), `" stroke="`, s.color, `" fill="none"/>`)
 	}
 	var d strings.Builder
@@ -315,6 +332,36 @@ func writeSeries(w *svgWriter, f frame, x, y *axis, s series) {
 		}
 	}
 	w.printf(`</g>`)
+}
+
+// bandPath is the outline of a banded series' error ranges: along the
+// highs, back along the lows; "" when the series is not banded or has
+// fewer than two ranges.
+func bandPath(f frame, x, y *axis, s series) string {
+	if !s.band {
+		return ""
+	}
+	var pts []point
+	for _, p := range s.points {
+		if p.hasErr && isFinite(p.x) && isFinite(p.lo) && isFinite(p.hi) && (y.kind != logAxis || p.lo > 0) {
+			pts = append(pts, p)
+		}
+	}
+	if len(pts) < 2 {
+		return ""
+	}
+	var d strings.Builder
+	for i, p := range pts {
+		cmd := "L"
+		if i == 0 {
+			cmd = "M"
+		}
+		d.WriteString(cmd + num(f.px(x, p.x)) + " " + num(f.py(y, p.hi)))
+	}
+	for i := len(pts) - 1; i >= 0; i-- {
+		d.WriteString("L" + num(f.px(x, pts[i].x)) + " " + num(f.py(y, pts[i].lo)))
+	}
+	return d.String() + "Z"
 }
 
 // textWidth estimates the width of a 12-unit label.

@@ -10,9 +10,13 @@ import (
 // figure with their confidence intervals and verdicts, throughputs in one
 // chart and latencies in another (or, when there are too many to read
 // side by side, one chart per operation), then the table.
-func buildComparison(c *Comparison) *compView {
+func buildComparison(c *Comparison, bars bool) *compView {
 	a, b := orDefault(c.A, "A"), orDefault(c.B, "B")
 	cv := &compView{A: a, B: b}
+	if !bars {
+		cv.Rows = compareRows(c)
+		return cv
+	}
 	var rates []CompareRow
 	latency := map[string][]CompareRow{}
 	var opOrder []string
@@ -41,6 +45,13 @@ func buildComparison(c *Comparison) *compView {
 			cv.Figures = append(cv.Figures, compareFigures("comparison-"+slug(name), name+" latency: "+b+vs+a, a, b, latency[op], false)...)
 		}
 	}
+	cv.Rows = compareRows(c)
+	return cv
+}
+
+// compareRows are the comparison's table.
+func compareRows(c *Comparison) []compRow {
+	var rows []compRow
 	for _, r := range c.Rows {
 		f := formatLatency
 		if isRate(r) {
@@ -64,7 +75,7 @@ func buildComparison(c *Comparison) *compView {
 			// "Throughput", but never "Threadcount=8 READ p99".
 			name = capitalize(name)
 		}
-		cv.Rows = append(cv.Rows, compRow{
+		rows = append(rows, compRow{
 			Name:    name,
 			A:       cell{f(r.A), rangeText(r.ALo, r.AHi, f)},
 			B:       cell{f(r.B), rangeText(r.BLo, r.BHi, f)},
@@ -73,7 +84,7 @@ func buildComparison(c *Comparison) *compView {
 			Class:   class,
 		})
 	}
-	return cv
+	return rows
 }
 
 func signedPct(r float64) string {

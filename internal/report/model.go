@@ -11,12 +11,25 @@ import (
 type Input struct {
 	// Title heads the report; empty gives a title built from the runs.
 	Title string
+	// Notes is the author's own conclusion, in Markdown, shown first. It
+	// is rendered safely: HTML in it shows as text.
+	Notes string
 	// Runs are single runs, or all runs of a sweep or comparison.
 	Runs []*results.Results
+	// RunIDs are the runs' ids in the results store, in the order of Runs;
+	// 0 (or a short list) for a run read from a file. The page names runs
+	// by these ids, so that "run 17" is what history and compare call 17.
+	RunIDs []int64
 	// Sweep, when set, adds the charts of a sweep.
 	Sweep *Sweep
 	// Comparison, when set, adds the comparison of two groups of runs.
 	Comparison *Comparison
+	// Configurations are the groups of runs a comparison or study sets
+	// side by side, the baseline first: their sizes are tabled.
+	Configurations []Configuration
+	// Study, when set, draws several configurations over one swept
+	// setting: one line each on the overlay charts.
+	Study *Study
 	// Generated is when the report was made; zero means now. Tests fix it so
 	// that the output is reproducible.
 	Generated time.Time
@@ -47,9 +60,34 @@ type SweepPoint struct {
 	Label                                  string
 	Throughput, ThroughputLo, ThroughputHi float64
 	P99us, P99Lo, P99Hi                    float64
+	// AvgUs is the mean latency over all operations, with its interval.
+	AvgUs, AvgLo, AvgHi float64
 	// PerOp holds the latency figures of each operation ("READ").
 	PerOp  map[string]OpFigures
 	Trials int
+	// Runs are the trials counted at the point, for the regime table (the
+	// sizes, cache and disk figures each results file holds); may be nil.
+	Runs []*results.Results
+}
+
+// Study is several configurations (disks, engines, versions, instances)
+// measured over the same swept setting, drawn side by side.
+type Study struct {
+	// Varied is the swept property, the x axis ("threadcount").
+	Varied string
+	// SeriesBy names what tells the lines apart: "configuration", or the
+	// other dimension of a two-dimensional sweep ("recordcount").
+	SeriesBy string
+	// Series are the lines, the baseline first.
+	Series []StudySeries
+}
+
+// StudySeries is one configuration's points, knee and knee sentence.
+type StudySeries struct {
+	Name         string
+	Points       []SweepPoint
+	Knee         *KneeMark
+	KneeSentence string
 }
 
 // OpFigures are the latency figures of one operation at one sweep point, in
@@ -71,6 +109,11 @@ type Comparison struct {
 	// A and B name the groups ("baseline", "tuned").
 	A, B string
 	Rows []CompareRow
+	// Alpha is the significance level of the verdicts; 0 means 0.05.
+	Alpha float64
+	// Correction names the family-wise correction behind Significant
+	// ("Holm"), empty when each figure was tested on its own.
+	Correction string
 }
 
 // CompareRow is one figure of one operation in both groups. Lo and Hi bound

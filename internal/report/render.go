@@ -60,6 +60,9 @@ type page struct {
 	// of a labelled sweep do: the runs table then shows the labels, which
 	// is how the groups of a comparison are told apart.
 	RunLabels  bool
+	Conclusion *conclusionView
+	Study      *studyView
+	Sizes      *tableView
 	Comparison *compView
 	Sweep      *sweepView
 	Config     *configView
@@ -133,6 +136,7 @@ type sweepView struct {
 	Figures      []figureView
 	Head         []string
 	Rows         []sweepRow
+	Regime       *tableView
 }
 
 type sweepRow struct {
@@ -206,9 +210,10 @@ func build(in *Input) (*page, error) {
 		p.Source = formatInt(int64(n)) + " results files"
 	}
 
-	names, labels := runNames(in.Runs), labelCounts(in.Runs)
+	names, labels := runNames(in.Runs, in.RunIDs), labelCounts(in.Runs)
+	anchors := runAnchors(in.Runs, in.RunIDs)
 	for i, r := range in.Runs {
-		id := fmt.Sprintf("run-%d", i+1)
+		id := anchors[i]
 		p.RunRows = append(p.RunRows, runRow{
 			ID: id, Name: names[i], Label: r.Label, Phase: r.Phase,
 			Start:      r.Start.UTC().Format("2006-01-02 15:04:05"),
@@ -227,26 +232,38 @@ func build(in *Input) (*page, error) {
 			p.Banners = append(p.Banners, b)
 		}
 	}
-	if len(in.Runs) > 0 {
-		p.Nav = append(p.Nav, navItem{"runs", "Runs"})
+	// The page reads as a write-up does: the conclusion, the charts that
+	// support it, the detail per point, and the runs and their
+	// configuration last, for whoever checks the figures.
+	if p.Conclusion = buildConclusion(in); p.Conclusion != nil {
+		p.Nav = append(p.Nav, navItem{"conclusion", "Conclusion"})
 	}
-	if in.Comparison != nil {
-		p.Comparison = buildComparison(in.Comparison)
-		p.Nav = append(p.Nav, navItem{"comparison", "Comparison"})
+	if in.Study != nil && len(in.Study.Series) > 0 {
+		p.Study = buildStudy(in.Study)
+		p.Nav = append(p.Nav, navItem{"study", p.Study.Nav})
+	}
+	if len(in.Configurations) > 1 {
+		p.Sizes = sizesTable(in.Configurations)
 	}
 	if in.Sweep != nil {
 		p.Sweep = buildSweep(in.Sweep)
 		p.Nav = append(p.Nav, navItem{"sweep", "Sweep"})
 	}
+	if in.Comparison != nil {
+		// With the overlays drawn, bars per point would repeat them: the
+		// comparison is then its table.
+		p.Comparison = buildComparison(in.Comparison, p.Study == nil)
+		p.Nav = append(p.Nav, navItem{"comparison", "Comparison"})
+	}
 	if len(in.Runs) > 0 {
+		p.Nav = append(p.Nav, navItem{"runs", "Runs"})
 		p.Config = buildConfig(in.Runs, names)
 		p.Nav = append(p.Nav, navItem{"config", "Configuration"})
 	}
 	for i, r := range in.Runs {
-		rv := buildRun(i, r, names[i])
-		rv.Open = len(in.Runs) <= 3 || i == 0
+		rv := buildRun(anchors[i], r, names[i])
+		rv.Open = len(in.Runs) == 1
 		p.Runs = append(p.Runs, rv)
-		p.Nav = append(p.Nav, navItem{rv.ID, capitalize(names[i])})
 	}
 	return p, nil
 }
@@ -277,16 +294,48 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// runNames names runs by label, "run N" when a run has none or shares its
-// label with another.
-func runNames(runs []*results.Results) []string {
+// runNumbers are the numbers the page calls runs by: their store ids when
+// they have them, so that "run 17" here is run 17 in history and compare;
+// otherwise their position, as "file N" when other runs have store ids.
+func runNumbers(runs []*results.Results, ids []int64) []string {
+	stored := false
+	for i := range runs {
+		stored = stored || i < len(ids) && ids[i] > 0
+	}
+	out := make([]string, len(runs))
+	file := 0
+	for i := range runs {
+		switch {
+		case i < len(ids) && ids[i] > 0:
+			out[i] = "run " + strconv.FormatInt(ids[i], 10)
+		case stored:
+			file++
+			out[i] = "file " + strconv.Itoa(file)
+		default:
+			out[i] = "run " + strconv.Itoa(i+1)
+		}
+	}
+	return out
+}
+
+// runAnchors are the element ids of the runs' sections: "run-17".
+func runAnchors(runs []*results.Results, ids []int64) []string {
+	nums := runNumbers(runs, ids)
+	out := make([]string, len(nums))
+	for i, n := range nums {
+		out[i] = strings.ReplaceAll(n, " ", "-")
+	}
+	return out
+}
+
+// runNames names runs by number, with their label when it names no other
+// run.
+func runNames(runs []*results.Results, ids []int64) []string {
 	seen := labelCounts(runs)
-	names := make([]string, len(runs))
+	names := runNumbers(runs, ids)
 	for i, r := range runs {
 		if r.Label != "" && seen[r.Label] == 1 {
-			names[i] = fmt.Sprintf("run %d (%s)", i+1, r.Label)
-		} else {
-			names[i] = fmt.Sprintf("run %d", i+1)
+			names[i] += " (" + r.Label + ")"
 		}
 	}
 	return names

@@ -57,18 +57,22 @@ func TestRenderCharts(t *testing.T) {
 	}{
 		{"single", singleInput,
 			// throughput, READ and UPDATE latency, spectrum; 5 server
-			// (connections, opcounters, cache bytes, ratios and rates); 8
-			// host (cpu percentages, cpu count, disk queue, wait, rates,
-			// throughput and utilisation, memory)
-			1 + 2 + 1 + 5 + 8,
+			// (connections, opcounters, cache bytes, ratios and rates); 5
+			// host (cpu percentages, disk queue, rates, throughput,
+			// memory): the cpu count, the disk's wait and utilisation are
+			// constant here, stated in words rather than charted
+			1 + 2 + 1 + 5 + 5,
 			[]string{
 				"Workload B on db1",
 				"READ-FAILED",
 				"OK 7,337 · TIMEOUT 3",
 				"READ p99 spiked to",
 				"Dashed lines are intended latency",
-				"server.wiredtiger_cache.hit_ratio, the highest here, held at about 0.976 over 20 s.",
-				"host.disks.sda.iops, the highest here, averaged 115/s",
+				"WiredTiger cache hit ratio, the highest here, held at about 0.976 over 20 s.",
+				"Disk sda IOPS, the highest here, averaged 115/s",
+				"Held constant over the run (not charted): Host CPU IRQ 0%;",
+				"Host CPU count 4;",
+				"Disk sda utilisation 15%;",
 				"admin:***@db1",
 			}},
 		{"sweep", sweepInput,
@@ -176,8 +180,11 @@ func TestRenderDegenerate(t *testing.T) {
 	noHist := *run
 	noHist.Measurements = []results.MeasurementResult{{Name: "READ", Op: "READ", Service: &results.LatencyResult{Count: 5, MeanUs: 3}}}
 	merged := *run
-	merged.Intervals = []results.IntervalResult{{Index: 0, EndS: 1, Operations: 5, OpsPerSec: 5,
-		Measurements: []results.MeasurementResult{{Name: "READ", Op: "READ", Service: &results.LatencyResult{Count: 5}}}}}
+	merged.Intervals = nil
+	for i := range 3 {
+		merged.Intervals = append(merged.Intervals, results.IntervalResult{Index: i, StartS: float64(i), EndS: float64(i + 1), Operations: 5, OpsPerSec: 5,
+			Measurements: []results.MeasurementResult{{Name: "READ", Op: "READ", Service: &results.LatencyResult{Count: 5}}}})
+	}
 	clientBound := *run
 	clientBound.Extra = &results.Extra{Client: &results.Client{Bound: true, Utilization: 0.934, AllowedCPUs: 1}}
 	for _, tc := range []struct {
@@ -185,13 +192,13 @@ func TestRenderDegenerate(t *testing.T) {
 		in   *Input
 		want string
 	}{
-		{"one interval", &Input{Runs: []*results.Results{run}, Generated: fixedGenerated}, "Throughput held at"},
+		{"one interval", &Input{Runs: []*results.Results{run}, Generated: fixedGenerated}, "1 interval of the status interval: too short for charts over time"},
 		{"no histogram", &Input{Runs: []*results.Results{&noHist}, Generated: fixedGenerated}, "histograms of this results file cannot be read"},
 		{"merged intervals", &Input{Runs: []*results.Results{&merged}, Generated: fixedGenerated}, "these intervals carry no percentiles"},
 		{"client-bound", &Input{Runs: []*results.Results{&clientBound}, Generated: fixedGenerated},
 			"Run 1 was client-bound: the client used 93% of the 1 CPUs it may use"},
 		{"empty sweep", &Input{Sweep: &Sweep{Varied: "threadcount"}, Generated: fixedGenerated}, "The sweep has no points."},
-		{"empty comparison", &Input{Comparison: &Comparison{}, Generated: fixedGenerated}, "Comparison: B against A"},
+		{"empty comparison", &Input{Comparison: &Comparison{}, Generated: fixedGenerated}, "Per-point detail: B against A"},
 		{"single-point sweep", &Input{Sweep: &Sweep{Varied: "recordcount", Points: []SweepPoint{{X: 1e6, Throughput: 5, P99us: 10, Trials: 1}}}, Generated: fixedGenerated},
 			"The sweep has a single point: 5 ops/s at recordcount 1,000,000."},
 	} {
@@ -237,7 +244,7 @@ func TestComparisonLayout(t *testing.T) {
 			}
 		}
 	}
-	cv := buildComparison(c)
+	cv := buildComparison(c, true)
 	// 3 throughputs in one chart; 12 latencies are too many for one, so
 	// one chart per point and operation.
 	if got, want := len(cv.Figures), 1+6; got != want {
@@ -264,7 +271,7 @@ func TestComparisonLayout(t *testing.T) {
 	for i := range 10 {
 		many.Rows = append(many.Rows, CompareRow{Op: "op" + formatX(float64(i)), Figure: "throughput", A: 1, B: 2, RelDiff: 1})
 	}
-	figs := buildComparison(many).Figures
+	figs := buildComparison(many, true).Figures
 	if len(figs) != 2 || figs[0].Title != "Throughput: B against A (1 of 2)" || figs[1].ID != "comparison-throughput-2" {
 		t.Errorf("10 throughputs: %d charts, first %q", len(figs), figs[0].Title)
 	}

@@ -34,8 +34,8 @@ func opColor(name string) string {
 func charted(op string) bool { return op != db.Cleanup.String() }
 
 // buildRun builds the section of one run.
-func buildRun(i int, r *results.Results, name string) runView {
-	rv := runView{ID: fmt.Sprintf("run-%d", i+1), Name: capitalize(name), Partial: r.Partial}
+func buildRun(anchor string, r *results.Results, name string) runView {
+	rv := runView{ID: anchor, Name: capitalize(name), Partial: r.Partial}
 	if len(r.Command) > 0 {
 		rv.Command = strings.Join(redact.Args(r.Command), " ")
 	}
@@ -47,12 +47,21 @@ func buildRun(i int, r *results.Results, name string) runView {
 			formatInt(r.RecordStalls), formatInt(r.ClampedValues)))
 	}
 	id := rv.ID
-	if f, ok := throughputFigure(id, r); ok {
+	// A chart over time of one or two intervals is a dot or a line
+	// between two dots: it says nothing the summary does not.
+	overTime := len(r.Intervals) >= minTimeSeriesIntervals
+	if !overTime {
+		rv.Notes = append(rv.Notes, fmt.Sprintf("The run lasted %s, %s of the status interval: too short for charts over time, its figures are in the summary above.",
+			formatSeconds(float64(r.RuntimeMs)/1000), plural(len(r.Intervals), "interval")))
+	}
+	if f, ok := throughputFigure(id, r); ok && overTime {
 		rv.Figures = append(rv.Figures, f)
 	}
-	figs, notes := latencyFigures(id, r)
-	rv.Figures = append(rv.Figures, figs...)
-	rv.Notes = append(rv.Notes, notes...)
+	if overTime {
+		figs, notes := latencyFigures(id, r)
+		rv.Figures = append(rv.Figures, figs...)
+		rv.Notes = append(rv.Notes, notes...)
+	}
 	if f, note := spectrumFigure(id, r); note != "" {
 		rv.Notes = append(rv.Notes, note)
 	} else {
@@ -60,14 +69,18 @@ func buildRun(i int, r *results.Results, name string) runView {
 	}
 	// A series written empty gets its section, saying nothing was
 	// recorded; only an absent one gets none.
-	if x := r.Extra; x != nil && x.ServerMetrics != nil {
+	if x := r.Extra; x != nil && x.ServerMetrics != nil && overTime {
 		rv.Metrics = append(rv.Metrics, metricsSection(id+"-server", "Server metrics", "server", serverSamples(x.ServerMetrics)))
 	}
-	if x := r.Extra; x != nil && x.HostMetrics != nil {
+	if x := r.Extra; x != nil && x.HostMetrics != nil && overTime {
 		rv.Metrics = append(rv.Metrics, metricsSection(id+"-host", "Host metrics", "host", hostSamples(x.HostMetrics)))
 	}
 	return rv
 }
+
+// minTimeSeriesIntervals is the fewest status intervals a run needs for
+// its charts over time.
+const minTimeSeriesIntervals = 3
 
 // summaryRows is YCSB's text summary as a table: service latency first,
 // then intended latency, each in the results file's order.
@@ -501,10 +514,31 @@ func metricsSection(id, title, who string, samples []metricSample) metricsView {
 	if len(d.absent) > 0 {
 		mv.Absent = "Not reported by this " + who + ": " + strings.Join(d.absent, ", ") + "."
 	}
+	var constant []string
 	for gi, g := range d.groups {
 		if !g.hasValues() {
 			continue
 		}
+		// A figure that never moved is a fact, not a chart: it is listed
+		// with its value below the charts.
+		varying := g.series[:0:0]
+		for _, s := range g.series {
+			vs := finiteValues(s.points)
+			if len(vs) == 0 {
+				continue
+			}
+			lo, hi := slices.Min(vs), slices.Max(vs)
+			if hi-lo <= 1e-9*math.Max(math.Abs(lo), math.Abs(hi)) {
+				constant = append(constant, metricWords(g.prefix, s.name, who)+" "+formatUnit(lo, g.unit))
+				continue
+			}
+			s.name = leafWords(s.name)
+			varying = append(varying, s)
+		}
+		if len(varying) == 0 {
+			continue
+		}
+		g.series = varying
 		vs := g.allValues()
 		hi := slices.Max(vs)
 		lo := math.Min(0, slices.Min(vs))
@@ -518,11 +552,11 @@ func metricsSection(id, title, who string, samples []metricSample) metricsView {
 			xLabel: "time since start",
 			yLabel: unitTitle(g.unit),
 		}
-		name := g.prefix
-		if name == "" {
-			name = who
+		name := metricGroupWords(g.prefix, who)
+		c.title = name
+		if g.unit != "" {
+			c.title += " (" + unitTitle(g.unit) + ")"
 		}
-		c.title = name + " (" + unitTitle(g.unit) + ")"
 		for si, s := range g.series {
 			ls := series{name: s.name, color: palette[si%len(palette)]}
 			tips := hasMarkers(len(s.points))
@@ -541,6 +575,15 @@ func metricsSection(id, title, who string, samples []metricSample) metricsView {
 			Sentence: metricsCaption(name, g.series, g.unit),
 			SVG:      template.HTML(c.render()),
 		})
+	}
+	if len(constant) > 0 {
+		const shown = 12
+		more := ""
+		if len(constant) > shown {
+			more = fmt.Sprintf(", and %d more", len(constant)-shown)
+			constant = constant[:shown]
+		}
+		mv.Notes = append(mv.Notes, "Held constant over the run (not charted): "+strings.Join(constant, "; ")+more+".")
 	}
 	if len(mv.Figures) == 0 && mv.Absent == "" && len(mv.Notes) == 0 {
 		mv.Notes = append(mv.Notes, "No "+who+" metric was recorded.")

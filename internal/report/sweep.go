@@ -132,6 +132,7 @@ func buildSweep(sw *Sweep) *sweepView {
 		}
 		sv.Rows = append(sv.Rows, sweepRow{Cells: cells, Knee: sw.Knee != nil && p.X == sw.Knee.X})
 	}
+	sv.Regime = sweepRegime(words, pts)
 	return sv
 }
 

@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/analysis"
+	htmlreport "github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/stats"
+)
+
+// reportStudy draws the groups side by side over the swept setting: one
+// line per group, and per value of the sweep's other dimensions, so that a
+// two-dimensional sweep is a line per value of its second dimension rather
+// than one line through unrelated configurations. It returns nil when the
+// runs are not sweeps over numbers, or when they make a single line.
+func reportStudy(refs []string, groups [][]analysis.Run, kind analysis.LatencyKind, knee stats.KneeOptions) *htmlreport.Study {
+	x := ""
+	var others []string
+	for _, g := range groups {
+		for _, r := range g {
+			if r.Mark != nil && x == "" {
+				x = analysis.XDim(r.Mark.Varied)
+				for _, n := range r.Mark.Varied {
+					if n != x {
+						others = append(others, n)
+					}
+				}
+			}
+		}
+	}
+	if x == "" {
+		return nil
+	}
+	type line struct {
+		name string
+		byX  map[float64][]*results.Results
+	}
+	var lines []*line
+	find := map[string]*line{}
+	for gi, g := range groups {
+		for _, r := range g {
+			if r.Mark == nil || r.Mark.Warmup || r.Res.Partial {
+				continue
+			}
+			xv, err := strconv.ParseFloat(r.Mark.Point[x], 64)
+			if err != nil || math.IsNaN(xv) || math.IsInf(xv, 0) {
+				return nil
+			}
+			rest := maps.Clone(r.Mark.Point)
+			delete(rest, x)
+			name := (&results.SweepMark{Varied: r.Mark.Varied, Point: rest}).Label()
+			if len(groups) > 1 {
+				name = strings.TrimSpace(refs[gi] + " " + name)
+			}
+			l := find[name]
+			if l == nil {
+				l = &line{name: name, byX: map[float64][]*results.Results{}}
+				find[name] = l
+				lines = append(lines, l)
+			}
+			l.byX[xv] = append(l.byX[xv], r.Res)
+		}
+	}
+	if len(lines) < 2 {
+		return nil
+	}
+	st := &htmlreport.Study{Varied: x, SeriesBy: "configuration"}
+	if len(groups) == 1 {
+		st.SeriesBy = strings.Join(others, ", ")
+	}
+	for _, l := range lines {
+		s := htmlreport.StudySeries{Name: l.name}
+		var kneePts []stats.Point
+		for _, xv := range slices.Sorted(maps.Keys(l.byX)) {
+			var fs []analysis.Figures
+			for _, res := range l.byX[xv] {
+				fs = append(fs, analysis.FiguresOf(res, kind))
+			}
+			p, pf := sweepPointOf(fs, l.byX[xv])
+			p.X = xv
+			s.Points = append(s.Points, p)
+			kneePts = append(kneePts, pf.KneePoint(xv))
+		}
+		if _, ok := analysis.KneeDims[x]; ok && len(kneePts) >= 2 {
+			k := analysis.KneeOf(x, kneePts, knee)
+			s.KneeSentence = sentence(k.Text)
+			if k.Found {
+				kp := k.Result.Knee
+				s.Knee = &htmlreport.KneeMark{X: kp.X, Throughput: kp.Throughput, P99us: kp.P99}
+			}
+		}
+		st.Series = append(st.Series, s)
+	}
+	return st
+}
+
+// sweepPointOf is the report's point from its trials' figures: the means
+// of throughput, p99 and average latency with their 95% confidence
+// intervals, each operation's mean latencies, and the trials' results
+// (for the regime table).
+func sweepPointOf(fs []analysis.Figures, runs []*results.Results) (htmlreport.SweepPoint, analysis.PointFigures) {
+	pf := analysis.Summarize(fs)
+	sp := htmlreport.SweepPoint{Trials: pf.Trials, PerOp: map[string]htmlreport.OpFigures{}, Runs: runs}
+	sp.Throughput, sp.ThroughputLo, sp.ThroughputHi = pf.Throughput.Bounds()
+	sp.P99us, sp.P99Lo, sp.P99Hi = pf.P99.Bounds()
+	var avg []float64
+	for _, f := range fs {
+		if a, ok := overallAverage(f); ok {
+			avg = append(avg, a)
+		}
+	}
+	sp.AvgUs, sp.AvgLo, sp.AvgHi = analysis.MeanAndCI(avg)
+	for name, o := range pf.Ops {
+		if o.HasLatency() {
+			sp.PerOp[name] = htmlreport.OpFigures{AvgUs: o.Avg.Mean(), P99us: o.P99.Mean()}
+		}
+	}
+	return sp, pf
+}
+
+// overallAverage is the mean latency over every operation of a run: each
+// operation's mean weighted by its count.
+func overallAverage(f analysis.Figures) (float64, bool) {
+	sum, n := 0.0, int64(0)
+	for _, o := range f.Ops {
+		if avg, ok := o.Latency("avg"); ok && o.Count > 0 {
+			sum += avg * float64(o.Count)
+			n += o.Count
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}

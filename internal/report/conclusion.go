@@ -1,0 +1,118 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"sort"
+	"strconv"
+)
+
+// conclusionView is what the page says first: the author's own
+// conclusion, then what the figures establish.
+type conclusionView struct {
+	Notes    template.HTML
+	Verdicts []verdictLine
+	// More says how many significant differences the list leaves to the
+	// tables below.
+	More     string
+	Findings []string
+	// Chance says how many "significant" verdicts chance alone would make
+	// among the figures tested, or how the correction bounds them.
+	Chance string
+}
+
+// verdictLine is one significant difference, in words.
+type verdictLine struct{ Text, Class string }
+
+// maxHeadlines is how many significant differences the conclusion lists.
+const maxHeadlines = 6
+
+// buildConclusion states the page's conclusion. It headlines only
+// significant differences, largest first: a change the test cannot tell
+// from noise is no finding, however large it looks.
+func buildConclusion(in *Input) *conclusionView {
+	cv := &conclusionView{}
+	if in.Notes != "" {
+		cv.Notes = markdown(in.Notes)
+	}
+	if c := in.Comparison; c != nil {
+		comparisonConclusion(cv, c)
+	}
+	if st := in.Study; st != nil {
+		cv.Findings = append(cv.Findings, studyFindings(st)...)
+	}
+	if sw := in.Sweep; sw != nil && sw.KneeSentence != "" {
+		cv.Findings = append(cv.Findings, sw.KneeSentence)
+	}
+	if cv.Notes == "" && len(cv.Verdicts) == 0 && len(cv.Findings) == 0 && cv.Chance == "" {
+		return nil
+	}
+	return cv
+}
+
+// comparisonConclusion adds the significant differences of c, and what
+// chance says of them.
+func comparisonConclusion(cv *conclusionView, c *Comparison) {
+	a, b := orDefault(c.A, "A"), orDefault(c.B, "B")
+	var sig []CompareRow
+	tested := 0
+	for _, r := range c.Rows {
+		if r.P > 0 || r.Significant {
+			tested++
+		}
+		if r.Significant && isFinite(r.RelDiff) {
+			sig = append(sig, r)
+		}
+	}
+	sort.SliceStable(sig, func(i, j int) bool { return math.Abs(sig[i].RelDiff) > math.Abs(sig[j].RelDiff) })
+	for i, r := range sig {
+		if i == maxHeadlines {
+			cv.More = fmt.Sprintf("%s more significant differences are in the comparison's table.", formatInt(int64(len(sig)-maxHeadlines)))
+			break
+		}
+		_, class := verdictClass(r)
+		cv.Verdicts = append(cv.Verdicts, verdictLine{Text: compareSentence(a, b, r), Class: class})
+	}
+	alpha := c.Alpha
+	if !(alpha > 0 && alpha < 1) {
+		alpha = 0.05
+	}
+	at := "α=" + strconv.FormatFloat(alpha, 'g', -1, 64)
+	switch {
+	case len(c.Rows) == 0:
+	case tested == 0:
+		cv.Findings = append(cv.Findings, fmt.Sprintf("No difference between %s and %s can be called significant: with a single run on a side there is no test. Repeat the runs (sweep --repeat 3) to test them.", b, a))
+	case len(sig) == 0:
+		cv.Findings = append(cv.Findings, fmt.Sprintf("No difference between %s and %s is significant: %s compared at %s.", b, a, plural(tested, "figure"), at))
+	}
+	switch {
+	case tested == 0:
+	case c.Correction != "":
+		cv.Chance = fmt.Sprintf("Significance is %s-corrected across the %s tested: the chance that any of them is called significant by chance alone is at most %s.",
+			c.Correction, plural(tested, "figure"), formatPct(alpha))
+	default:
+		cv.Chance = fmt.Sprintf("Every figure is a test of its own: of the %s tested at %s, about %s would be called significant by chance alone. Read a lone significant difference against that, and confirm it with more trials.",
+			plural(tested, "figure"), at, strconv.FormatFloat(float64(tested)*alpha, 'f', 1, 64))
+	}
+}
+
+// verdictClass is the page's class for a row: "better", "worse" or
+// "neutral" when the difference is not significant.
+func verdictClass(r CompareRow) (bool, string) {
+	if !r.Significant || !isFinite(r.RelDiff) {
+		return false, "neutral"
+	}
+	if (r.RelDiff > 0) == r.HigherIsBetter {
+		return true, "better"
+	}
+	return true, "worse"
+}
+
+// plural is "1 figure", "3 figures".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return formatInt(int64(n)) + " " + word + "s"
+}

@@ -1,0 +1,234 @@
+package report
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/golden"
+	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/results"
+)
+
+// regimeRun is a results file with sizes, cache and disk figures: three
+// intervals of one second each.
+func regimeRun(dataMB float64, fill float64, hits [3]float64, readMBps [3]float64, iops [3]float64) *results.Results {
+	r := &results.Results{Phase: results.PhaseRun, Extra: &results.Extra{
+		Sizes: &results.Sizes{End: &metrics.SizeStats{Coll: metrics.SizeFigures{
+			DataSize: metrics.Known(dataMB * (1 << 20)), IndexSize: metrics.Known(dataMB * (1 << 20) / 10), StorageSize: metrics.Known(dataMB * (1 << 20) / 4)}}},
+	}}
+	for i := range 3 {
+		t := float64(i + 1)
+		r.Extra.ServerMetrics = append(r.Extra.ServerMetrics, results.ServerSample{T: t, Server: &metrics.ServerInterval{Cache: &metrics.CacheInterval{
+			FillRatio: metrics.Known(fill * t / 3), HitRatio: metrics.Known(hits[i]), ReadIntoMBPerSec: metrics.Known(readMBps[i])}}})
+		r.Extra.HostMetrics = append(r.Extra.HostMetrics, results.HostSample{T: t, Host: &metrics.HostInterval{Disks: []metrics.DiskInterval{
+			{Name: "sdb", IOPS: metrics.Known(1), AwaitMs: metrics.Known(9), UtilPct: metrics.Known(1)},
+			{Name: "sda", IOPS: metrics.Known(iops[i]), AwaitMs: metrics.Known(2), UtilPct: metrics.Known(50)},
+		}}})
+	}
+	return r
+}
+
+func TestRegimeOf(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		run  *results.Results
+		want regime
+	}{
+		{"cache and disk", regimeRun(100, 0.9, [3]float64{0.9, 0.8, 0.7}, [3]float64{10, 20, 30}, [3]float64{100, 200, 300}),
+			// fill at the end; hit ratio the mean; 10+20+30 MB over 1 s
+			// intervals; the busiest disk is sda.
+			regime{dataBytes: 100 << 20, indexBytes: 10 << 20, storageBytes: 25 << 20, cacheFill: 0.9, hitRatio: 0.8, readIntoMB: 60, iops: 200, awaitMs: 2, utilPct: 50}},
+		{"nothing recorded", &results.Results{},
+			regime{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()}},
+	} {
+		got := regimeOf(tc.run)
+		for i, f := range regimeColumnsAll {
+			g, w := *f(&got), *f(&tc.want)
+			if math.IsNaN(w) != math.IsNaN(g) || !math.IsNaN(w) && math.Abs(g-w) > 1e-9*math.Abs(w) {
+				t.Errorf("%s: %s = %v, want %v", tc.name, regimeColumns[i].head, g, w)
+			}
+		}
+	}
+}
+
+// studyInput is two configurations over a thread sweep, each with its
+// knee, and the runs behind the points.
+func studyInput() *Input {
+	mk := func(name string, scale float64, knee float64, dataMB float64) StudySeries {
+		s := StudySeries{Name: name, KneeSentence: "Knee: throughput saturates at ~" + formatX(knee) + " threads."}
+		for _, th := range []float64{1, 4, 16, 64} {
+			tp := scale * math.Min(th, knee) * 1000
+			p := SweepPoint{X: th, Throughput: tp, ThroughputLo: tp * 0.9, ThroughputHi: tp * 1.1,
+				AvgUs: 500 * th / math.Min(th, knee), AvgLo: 450 * th / math.Min(th, knee), AvgHi: 550 * th / math.Min(th, knee),
+				P99us: 2000 * th / math.Min(th, knee), P99Lo: 1800 * th / math.Min(th, knee), P99Hi: 2200 * th / math.Min(th, knee), Trials: 3,
+				Runs: []*results.Results{regimeRun(dataMB, 0.5, [3]float64{0.99, 0.99, 0.99}, [3]float64{1, 1, 1}, [3]float64{th, th, th})}}
+			s.Points = append(s.Points, p)
+			if th == knee {
+				s.Knee = &KneeMark{X: th, Throughput: tp, P99us: p.P99us}
+			}
+		}
+		return s
+	}
+	ssd, essd := mk("ssd", 1, 16, 100), mk("essd", 1.25, 4, 100)
+	return &Input{
+		Title:          "SSD against ESSD",
+		Notes:          "ESSD is **not** faster here: <b>the disk was idle</b>.",
+		Study:          &Study{Varied: "threadcount", SeriesBy: "configuration", Series: []StudySeries{ssd, essd}},
+		Configurations: []Configuration{{Name: "ssd", Runs: ssd.Points[3].Runs}, {Name: "essd", Runs: essd.Points[3].Runs}},
+		Comparison: &Comparison{A: "ssd", B: "essd", Rows: []CompareRow{
+			{Op: "threadcount=4", Figure: "throughput", A: 4000, B: 5000, RelDiff: 0.25, HigherIsBetter: true, Significant: true, P: 0.001},
+			{Op: "threadcount=4 INSERT", Figure: "p99.9", A: 1000, B: 3480, RelDiff: 2.48, P: 0.3},
+		}},
+		Generated: fixedGenerated, Version: "0.1.0",
+	}
+}
+
+func TestStudyGolden(t *testing.T) {
+	t.Parallel()
+	out := render(t, studyInput())
+	golden.Check(t, "study.golden.html", []byte(out))
+}
+
+// section returns the HTML of the page's section with the id.
+func section(page, id string) string {
+	i := strings.Index(page, `<section id="`+id+`"`)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(page[i:], "</section>")
+	return page[i : i+j]
+}
+
+func TestStudyPage(t *testing.T) {
+	t.Parallel()
+	out := render(t, studyInput())
+	// The conclusion comes first, and the runs and configuration last.
+	order := []string{`id="conclusion"`, `id="study"`, `id="sizes"`, `id="comparison"`}
+	last := -1
+	for _, s := range order {
+		i := strings.Index(out, s)
+		if i < last {
+			t.Errorf("%s is out of order (want %v)", s, order)
+		}
+		last = i
+	}
+	concl := section(out, "conclusion")
+	for _, want := range []string{
+		"ESSD is <strong>not</strong> faster here: &lt;b&gt;the disk was idle&lt;/b&gt;.",
+		"essd&#39;s threadcount=4 throughput is 25% higher than ssd&#39;s (significant, p=0.001).",
+		"ssd: knee: throughput saturates at ~16 threads.",
+		"essd: knee: throughput saturates at ~4 threads.",
+		"of the 2 figures tested at α=0.05, about 0.1 would be called significant by chance alone",
+	} {
+		if !strings.Contains(concl, want) {
+			t.Errorf("conclusion lacks %q:\n%s", want, concl)
+		}
+	}
+	// A large difference that is not significant is no headline.
+	if strings.Contains(concl, "248%") {
+		t.Errorf("conclusion headlines a difference that is not significant:\n%s", concl)
+	}
+	study := section(out, "study")
+	// Three overlays (throughput, average, p99), a line and a band per
+	// configuration on each, and a knee ring per line on the two charts
+	// that mark knees.
+	if n := strings.Count(study, "<svg"); n != 3 {
+		t.Errorf("%d overlay charts, want 3", n)
+	}
+	if n := strings.Count(study, `class="line"`); n != 6 {
+		t.Errorf("%d lines, want 2 per chart", n)
+	}
+	if n := strings.Count(study, `class="band"`); n != 6 {
+		t.Errorf("%d confidence bands, want 2 per chart", n)
+	}
+	if n := strings.Count(study, `<title>essd: knee at 4 threads</title>`); n != 2 {
+		t.Errorf("essd's knee ringed %d times, want on the throughput and p99 charts", n)
+	}
+	for _, want := range []string{
+		// ssd saturates at 16 threads (16,000 ops/s), essd at 4 (5,000).
+		"At 64 threads, ssd has the best throughput, 16,000 ops/s, 220% higher than essd&#39;s 5,000 ops/s",
+		"At 64 threads, ssd has the best p99 latency, 8 ms, 75% lower than essd&#39;s 32 ms",
+		// The pivot: a row per thread count, a column per configuration.
+		"<tr><td class=\"text\">16</td><td>16,000<small>95% CI 14,400 – 17,600</small></td><td>5,000<small>95% CI 4,500 – 5,500</small></td></tr>",
+		// The regime: 100 MiB of data, a tenth of it index, a quarter of
+		// it on disk; the cache half full at the end; 3 MB read into it;
+		// the busiest disk's IOPS (the thread count here).
+		"<tr><td class=\"text\">essd</td><td>64</td><td>100 MiB</td><td>10 MiB</td><td>25 MiB</td><td>50%</td><td>99%</td><td>3 MB</td><td>64</td><td>2 ms</td><td>50%</td></tr>",
+	} {
+		if !strings.Contains(study, want) {
+			t.Errorf("study section lacks %q", want)
+		}
+	}
+	if sizes := section(out, "sizes"); !strings.Contains(sizes, "<tr><td class=\"text\">ssd</td><td>100 MiB</td><td>10 MiB</td><td>25 MiB</td></tr>") {
+		t.Errorf("sizes per configuration wrong:\n%s", sizes)
+	}
+}
+
+func TestConclusionWithoutSignificance(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		rows []CompareRow
+		want string
+	}{
+		{"tested, none significant", []CompareRow{{Figure: "throughput", RelDiff: 0.5, P: 0.2, HigherIsBetter: true}, {Op: "INSERT", Figure: "p99.9", RelDiff: 2.48, P: 0.3}},
+			"No difference between B and A is significant: 2 figures compared at α=0.05."},
+		{"single runs", []CompareRow{{Figure: "throughput", RelDiff: 2.48}},
+			"No difference between B and A can be called significant: with a single run on a side there is no test."},
+	} {
+		out := section(render(t, &Input{Comparison: &Comparison{Rows: tc.rows}, Generated: fixedGenerated}), "conclusion")
+		if !strings.Contains(out, tc.want) {
+			t.Errorf("%s: conclusion lacks %q:\n%s", tc.name, tc.want, out)
+		}
+		if strings.Contains(out, "248%") || strings.Contains(out, `class="verdicts"`) {
+			t.Errorf("%s: conclusion headlines a difference:\n%s", tc.name, out)
+		}
+	}
+}
+
+func TestRunNumbersAreStoreIDs(t *testing.T) {
+	t.Parallel()
+	run := func(label string) *results.Results {
+		return &results.Results{Label: label, Phase: results.PhaseRun, Start: fixedStart, End: fixedStart}
+	}
+	for _, tc := range []struct {
+		name string
+		ids  []int64
+		want []string
+	}{
+		{"from the store", []int64{17, 42}, []string{`<a href="#run-17">run 17 (a)</a>`, `<a href="#run-42">run 42 (b)</a>`, `id="run-17"`}},
+		{"from files", nil, []string{`<a href="#run-1">run 1 (a)</a>`, `<a href="#run-2">run 2 (b)</a>`}},
+		{"mixed", []int64{0, 42}, []string{`<a href="#file-1">file 1 (a)</a>`, `<a href="#run-42">run 42 (b)</a>`}},
+	} {
+		out := render(t, &Input{Runs: []*results.Results{run("a"), run("b")}, RunIDs: tc.ids, Generated: fixedGenerated})
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: page lacks %q", tc.name, w)
+			}
+		}
+	}
+}
+
+var sectionRE = regexp.MustCompile(`<section id="([a-z0-9-]+)"`)
+
+func TestRunsAndConfigurationCollapsedLast(t *testing.T) {
+	t.Parallel()
+	out := render(t, sweepInput(t))
+	ids := sectionRE.FindAllStringSubmatch(out, -1)
+	var got []string
+	for _, m := range ids {
+		got = append(got, m[1])
+	}
+	want := []string{"conclusion", "sweep", "comparison", "runs", "config", "run-1", "run-2", "run-3"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("sections %v, want %v", got, want)
+	}
+	for _, id := range []string{"runs", "config"} {
+		if s := section(out, id); !strings.Contains(s, "<details>\n<summary>") {
+			t.Errorf("section %s is not collapsed:\n%.200s", id, s)
+		}
+	}
+}
