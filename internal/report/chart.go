@@ -244,13 +244,21 @@ func (c *lineChart) render() string {
 	svgOpen(&w, c.title, f.top+f.height+marginBottom)
 	writeLegend(&w, items, lx, ly)
 	writeAxes(&w, f, &c.x, &c.y, c.xLabel, c.yLabel, true)
+	ringed := 0
 	for _, m := range c.marks {
 		px := f.px(&c.x, m.x)
 		if m.color != "" {
 			if isFinite(m.y) && (c.y.kind != logAxis || m.y > 0) {
 				py := f.py(&c.y, m.y)
+				// Alternate labels above and below their rings, so that
+				// two knees at the same point do not print over each other.
+				ly := py - 11
+				if ringed%2 == 1 {
+					ly = py + 21
+				}
+				ringed++
 				w.printf(`<g class="mark"><circle cx="`, num(px), `" cy="`, num(py), `" r="7" fill="none" stroke="`, m.color, `" stroke-width="2.5"><title>`, esc(m.label), `</title></circle>`,
-					`<text x="`, num(px), `" y="`, num(py-11), `" text-anchor="middle" fill="`, m.color, `" class="label">knee</text></g>`)
+					`<text x="`, num(px), `" y="`, num(ly), `" text-anchor="middle" fill="`, m.color, `" class="label">knee</text></g>`)
 			}
 			continue
 		}
@@ -343,7 +351,8 @@ func bandPath(f frame, x, y *axis, s series) string {
 	}
 	var pts []point
 	for _, p := range s.points {
-		if p.hasErr && isFinite(p.x) && isFinite(p.lo) && isFinite(p.hi) && (y.kind != logAxis || p.lo > 0) {
+		// On a logarithmic axis a range down to 0 reaches the floor.
+		if p.hasErr && isFinite(p.x) && isFinite(p.lo) && isFinite(p.hi) {
 			pts = append(pts, p)
 		}
 	}
@@ -506,6 +515,11 @@ func (c *barChart) render() string {
 			color := c.colors[bi%len(c.colors)]
 			bx := x0 + bw*float64(bi)
 			v := b.value
+			if math.IsNaN(v) {
+				// No such bar (a configuration that did not run the
+				// task): its place stays empty.
+				continue
+			}
 			if !isFinite(v) || v < 0 {
 				v = 0
 			}

@@ -63,6 +63,7 @@ type page struct {
 	Conclusion *conclusionView
 	Study      *studyView
 	Sizes      *tableView
+	Tasks      *tasksView
 	Comparison *compView
 	Sweep      *sweepView
 	Config     *configView
@@ -244,6 +245,9 @@ func build(in *Input) (*page, error) {
 	}
 	if len(in.Configurations) > 1 {
 		p.Sizes = sizesTable(in.Configurations)
+		if p.Tasks = buildTasks(in.Configurations); p.Tasks != nil {
+			p.Nav = append(p.Nav, navItem{"tasks", "Single runs"})
+		}
 	}
 	if in.Sweep != nil {
 		p.Sweep = buildSweep(in.Sweep)

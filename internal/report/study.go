@@ -186,7 +186,7 @@ func overlayCaption(what string, w sweepWords, ss []StudySeries, get func(SweepP
 		lead = "lower"
 		rel = (next.v - best.v) / next.v
 	}
-	return "At " + w.at(x) + ", " + best.name + " has the best " + lowerFirst(what) + ", " + format(best.v) + ", " + formatPct(rel) + " " + lead + " than " + next.name + "'s " + format(next.v) + " (means; see the verdicts for significance)."
+	return "At " + w.at(x) + ", " + best.name + " has the best " + lowerFirst(what) + ", " + format(best.v) + ", " + formatPct(rel) + " " + lead + " than " + next.name + "'s " + format(next.v) + " (means over the trials, not a test of significance)."
 }
 
 func lowerFirst(s string) string {

@@ -232,3 +232,40 @@ func TestRunsAndConfigurationCollapsedLast(t *testing.T) {
 		}
 	}
 }
+
+func TestTasksPerConfiguration(t *testing.T) {
+	t.Parallel()
+	single := func(phase, op string, ms int64, avgUs float64) *results.Results {
+		return &results.Results{Phase: phase, RuntimeMs: ms, ThroughputOpsSec: 1000 / (float64(ms) / 1000), Start: fixedStart, End: fixedStart,
+			Measurements: []results.MeasurementResult{{Name: op, Op: op, Service: &results.LatencyResult{Count: 1000, MeanUs: avgUs}},
+				{Name: "CLEANUP", Op: "CLEANUP", Service: &results.LatencyResult{Count: 1, MeanUs: 9e6}}}}
+	}
+	swept := single("run", "READ", 1000, 100)
+	swept.Extra = &results.Extra{Sweep: &results.SweepMark{ID: "s", Varied: []string{"threadcount"}, Point: map[string]string{"threadcount": "2"}}}
+	in := &Input{Generated: fixedGenerated, Runs: []*results.Results{swept}, Configurations: []Configuration{
+		{Name: "wiredtiger", Runs: []*results.Results{single("load", "INSERT", 1235, 1200), single("run", "READ", 24160, 24), single("run", "DELETE", 65070, 65), swept}},
+		{Name: "mmapv1", Runs: []*results.Results{single("load", "INSERT", 1355, 1300), single("load", "INSERT", 1455, 1400), single("run", "READ", 24180, 24)}},
+	}}
+	out := section(render(t, in), "tasks")
+	for _, want := range []string{
+		// The fastest insert, against the slowest (mmapv1's mean of 1.36
+		// and 1.46 s).
+		"wiredtiger took the least time for load: INSERT, 1.2 s, 12% less than mmapv1&#39;s 1.4 s.",
+		`<tr><td class="text">load: INSERT</td><td>mmapv1</td><td>2</td><td>1.4 s<small>runs 1.4 s – 1.5 s</small></td><td>713 ops/s</td><td>1.35 ms</td></tr>`,
+		`<tr><td class="text">run: DELETE</td><td>wiredtiger</td><td>1</td><td>65 s</td>`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tasks lack %q:\n%s", want, out)
+		}
+	}
+	// One chart; the sweep's run is no task.
+	if n := strings.Count(out, "<svg"); n != 1 {
+		t.Errorf("%d charts, want 1", n)
+	}
+	if strings.Contains(out, "NaN") {
+		t.Errorf("a missing task is drawn as NaN")
+	}
+	if n := strings.Count(out, `<td>wiredtiger</td>`); n != 3 {
+		t.Errorf("wiredtiger has %d tasks, want 3 (the sweep's run is none)", n)
+	}
+}
