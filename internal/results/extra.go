@@ -30,8 +30,52 @@ type Extra struct {
 	Sweep *SweepMark `json:"sweep,omitempty"`
 	// StoppedByErrors says why a phase ended on failures.
 	StoppedByErrors *ErrorStop `json:"stopped_by_errors,omitempty"`
-	// MergedFrom names the results a merge added up, in argument order.
+	// MergedFrom names the results a merge added up, in part order.
 	MergedFrom []MergedPart `json:"merged_from,omitempty"`
+	// Part says which part of a partitioned run these results are, and
+	// of what whole; Merged, that these results are the whole, merged
+	// from its parts.
+	Part   *Part   `json:"part,omitempty"`
+	Merged *Merged `json:"merged,omitempty"`
+}
+
+// Part is one part of a run split over several client processes (see the
+// partition package): which part, of how many, of which run, its share of
+// the work and the whole's.
+type Part struct {
+	Index int `json:"index"` // from 0, as Kubernetes' completion index
+	Count int `json:"count"`
+	// RunID names the run all the parts belong to: merge refuses parts
+	// of different runs.
+	RunID string `json:"run_id"`
+	Share Share  `json:"share"`
+	Whole Share  `json:"whole"`
+	// Seed is the part's own seed, derived from the run's.
+	Seed uint64 `json:"seed"`
+	// StartAt is the instant the parts agreed to start measuring at, and
+	// Sync how they agreed on it: "barrier" (in the database under test)
+	// or "start-at" (given on the command line); "" for no agreement.
+	StartAt time.Time `json:"start_at,omitzero"`
+	Sync    string    `json:"sync,omitempty"`
+}
+
+// Share is the work of a part or of the whole run.
+type Share struct {
+	InsertStart    int64   `json:"insert_start"`
+	InsertCount    int64   `json:"insert_count"`
+	OperationCount int64   `json:"operation_count"`
+	Target         float64 `json:"target"`
+}
+
+// Merged describes a run merged from its parts.
+type Merged struct {
+	RunID string `json:"run_id"`
+	Parts int    `json:"parts"`
+	// StartSkewMs is how far apart the parts started measuring: the
+	// latest part's start less the earliest's, in milliseconds.
+	StartSkewMs float64 `json:"start_skew_ms"`
+	// StartAt is the instant the parts agreed on, when they did.
+	StartAt time.Time `json:"start_at,omitzero"`
 }
 
 // Runner is what the runner counted besides the measurements.
@@ -147,6 +191,9 @@ type ErrorStop struct {
 
 // MergedPart is one of the results a merge added up.
 type MergedPart struct {
+	// Part is the part's index in its run; Source where it was read from.
+	Part       int       `json:"part"`
+	Source     string    `json:"source,omitempty"`
 	Label      string    `json:"label"`
 	Start      time.Time `json:"start"`
 	End        time.Time `json:"end"`

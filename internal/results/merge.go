@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -12,76 +13,220 @@ import (
 	"github.com/mongobench/mongobench/internal/measure"
 )
 
-// Merge combines the results of one phase run by several client machines at
-// the same time into the results of the whole. Histograms are added bucket
-// by bucket, so merged percentiles are exact, never averaged; counts add up;
-// the run spans from the earliest start to the latest end. Intervals are
-// combined by index (the clients share a start time): their counts, rates,
-// minimums, maximums and means combine exactly, their percentiles cannot
-// and are left out. The label and configuration keep what all parts share;
-// extra["merged_from"] lists the parts.
+// Merge adds up the results of the parts of one partitioned run, given in
+// any order, into the results of the whole (see Merger).
 func Merge(parts ...*Results) (*Results, error) {
-	if len(parts) == 0 {
+	m := NewMerger()
+	for i, p := range parts {
+		if err := m.Add(fmt.Sprintf("argument %d", i+1), p); err != nil {
+			return nil, err
+		}
+	}
+	return m.Results()
+}
+
+// Merger combines the results of the parts of one partitioned run (see
+// Part), which ran side by side on several client machines, into the
+// results of the whole. Histograms are added bucket by bucket, so merged
+// percentiles are exact, never averaged; counts add up; the run spans from
+// the earliest start to the latest end. Intervals are combined by index,
+// on the parts' common start: their counts, rates, minimums, maximums and
+// means combine exactly, their percentiles cannot and are left out.
+//
+// Parts are added one at a time and only their sums are kept, so merging
+// a thousand parts holds one part's histograms at a time. Add refuses a
+// part of another run, and Results a run with parts missing: a merge of
+// what does not belong together would look like a run that never was.
+type Merger struct {
+	first      *Results // the first part added: what the others must match
+	firstFrom  string
+	sum        measure.Summary
+	byName     map[string]*measure.Measurement
+	seen       map[int]string // part index → where it came from
+	ivs        []partIntervals
+	msgs       [][]measure.OpErrors
+	from       []MergedPart
+	runner     Runner
+	hasRunner  bool
+	partial    bool
+	minStart   time.Time
+	maxStart   time.Time
+	sharedConf map[string]string
+}
+
+// partIntervals are the intervals of one part, on its own start.
+type partIntervals struct {
+	start     time.Time
+	intervals []measure.IntervalStats
+	windows   []measure.ErrorWindow
+}
+
+// NewMerger returns an empty Merger.
+func NewMerger() *Merger {
+	return &Merger{byName: map[string]*measure.Measurement{}, seen: map[int]string{}}
+}
+
+// Add adds the results of one part, read from source (a file name, for
+// messages). An error names what makes it no part of the run added so far.
+func (m *Merger) Add(source string, r *Results) error {
+	if r.Extra == nil || r.Extra.Part == nil {
+		return fmt.Errorf("merge: %s is not a part of a partitioned run (its results name no part): merge adds up the parts of one run made with --part I/N or --parts N", source)
+	}
+	p := r.Extra.Part
+	if m.first == nil {
+		m.first, m.firstFrom = r, source
+		m.sharedConf = maps.Clone(r.Config)
+	} else if diff := m.differs(r); diff != "" {
+		return fmt.Errorf("merge: %s and %s are parts of different runs: %s", m.firstFrom, source, diff)
+	}
+	if p.Index < 0 || p.Index >= p.Count {
+		return fmt.Errorf("merge: %s says it is part %d of %d, which no part is", source, p.Index, p.Count)
+	}
+	if other, ok := m.seen[p.Index]; ok {
+		return fmt.Errorf("merge: %s and %s are both part %d of run %q: give each part once", other, source, p.Index, p.RunID)
+	}
+	s, err := r.Summary()
+	if err != nil {
+		return fmt.Errorf("merge: %s: %w", source, err)
+	}
+	if err := m.addSummary(s); err != nil {
+		return fmt.Errorf("merge: %s: %w", source, err)
+	}
+	m.seen[p.Index] = source
+	m.ivs = append(m.ivs, partIntervals{start: s.Start, intervals: s.Intervals, windows: s.ErrorWindows})
+	m.msgs = append(m.msgs, s.ErrorMessages)
+	m.partial = m.partial || r.Partial
+	if r.Extra.Runner != nil {
+		m.hasRunner = true
+		m.runner.LateStarts += r.Extra.LateStarts
+		m.runner.AbandonedAtStop += r.Extra.AbandonedAtStop
+		m.runner.StoppedByTime = m.runner.StoppedByTime || r.Extra.StoppedByTime
+		m.runner.StoppedBySignal = m.runner.StoppedBySignal || r.Extra.StoppedBySignal
+		m.runner.OperationsStarted += r.Extra.OperationsStarted
+		m.runner.MeasuredOperations += r.Extra.MeasuredOperations
+	}
+	for k, v := range m.sharedConf {
+		if r.Config[k] != v {
+			delete(m.sharedConf, k)
+		}
+	}
+	m.from = append(m.from, MergedPart{Part: p.Index, Source: source, Label: r.Label, Start: r.Start.UTC(), End: r.End.UTC(),
+		Operations: r.Operations, Partial: r.Partial, Command: r.Command})
+	return nil
+}
+
+// partOnly are the configuration keys that may differ between the parts
+// of one run: the seed, which is each part's own when none was given.
+var partOnly = map[string]bool{"seed": true}
+
+// differs says how r is not a part of the same run as the first part
+// added; "" when it is.
+func (m *Merger) differs(r *Results) string {
+	a, b := m.first.Extra.Part, r.Extra.Part
+	switch {
+	case a.RunID != b.RunID:
+		return fmt.Sprintf("run id %q, not %q", b.RunID, a.RunID)
+	case m.first.Phase != r.Phase:
+		return fmt.Sprintf("a %s phase, not a %s phase", r.Phase, m.first.Phase)
+	case a.Count != b.Count:
+		return fmt.Sprintf("%d parts, not %d", b.Count, a.Count)
+	case a.Whole != b.Whole:
+		return fmt.Sprintf("the whole run is %+v, not %+v", b.Whole, a.Whole)
+	case m.first.Label != r.Label:
+		return fmt.Sprintf("label %q, not %q", r.Label, m.first.Label)
+	}
+	keys := slices.Sorted(maps.Keys(m.first.Config))
+	for k := range r.Config {
+		if _, ok := m.first.Config[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		if partOnly[k] {
+			continue
+		}
+		av, aok := m.first.Config[k]
+		bv, bok := r.Config[k]
+		switch {
+		case !aok:
+			return fmt.Sprintf("%s=%s is set, and not in the first", k, bv)
+		case !bok:
+			return fmt.Sprintf("%s is not set, and is %s in the first", k, av)
+		case av != bv:
+			return fmt.Sprintf("%s=%s, not %s", k, bv, av)
+		}
+	}
+	return ""
+}
+
+// addSummary adds one part's figures to the sums.
+func (m *Merger) addSummary(s *measure.Summary) error {
+	if len(m.seen) == 0 || s.Start.Before(m.minStart) {
+		m.minStart = s.Start
+	}
+	if len(m.seen) == 0 || s.Start.After(m.maxStart) {
+		m.maxStart = s.Start
+	}
+	if len(m.seen) == 0 || s.End.After(m.sum.End) {
+		m.sum.End = s.End
+	}
+	m.sum.Operations += s.Operations
+	m.sum.RecordStalls += s.RecordStalls
+	m.sum.Clamped += s.Clamped
+	if err := mergeHistogram(&m.sum.ScheduleLag, s.ScheduleLag); err != nil {
+		return fmt.Errorf("schedule lag: %w", err)
+	}
+	for op := range s.Status {
+		for st, n := range s.Status[op] {
+			m.sum.Status[op][st] += n
+		}
+	}
+	for _, sm := range s.Measurements {
+		acc := m.byName[sm.Name]
+		if acc == nil {
+			acc = &measure.Measurement{Name: sm.Name, Op: sm.Op, Failed: sm.Failed}
+			m.byName[sm.Name] = acc
+		}
+		if err := mergeHistogram(&acc.Service, sm.Service); err != nil {
+			return fmt.Errorf("%s service latency: %w", sm.Name, err)
+		}
+		if err := mergeHistogram(&acc.Intended, sm.Intended); err != nil {
+			return fmt.Errorf("%s intended latency: %w", sm.Name, err)
+		}
+	}
+	return nil
+}
+
+// Results returns the merged results of the parts added; an error when
+// none were, or when some part of the run is missing.
+func (m *Merger) Results() (*Results, error) {
+	if m.first == nil {
 		return nil, fmt.Errorf("merge: no results")
 	}
-	phase := parts[0].Phase
-	sums := make([]*measure.Summary, len(parts))
-	for i, p := range parts {
-		if p.FormatVersion != FormatVersion {
-			return nil, fmt.Errorf("merge: part %d has format_version %d, want %d", i+1, p.FormatVersion, FormatVersion)
-		}
-		if p.Phase != phase {
-			return nil, fmt.Errorf("merge: part %d is a %q phase, part 1 a %q phase", i+1, p.Phase, phase)
-		}
-		s, err := p.Summary()
-		if err != nil {
-			return nil, fmt.Errorf("merge: part %d: %w", i+1, err)
-		}
-		sums[i] = s
-	}
-
-	m := &measure.Summary{Start: sums[0].Start, End: sums[0].End}
-	for _, s := range sums {
-		if s.Start.Before(m.Start) {
-			m.Start = s.Start
-		}
-		if s.End.After(m.End) {
-			m.End = s.End
+	fp := m.first.Extra.Part
+	var missing []string
+	for i := range fp.Count {
+		if _, ok := m.seen[i]; !ok {
+			missing = append(missing, fmt.Sprint(i))
 		}
 	}
-	m.EndNs = int64(m.End.Sub(m.Start))
-
-	byName := map[string]*measure.Measurement{}
-	for i, s := range sums {
-		m.Operations += s.Operations
-		m.RecordStalls += s.RecordStalls
-		m.Clamped += s.Clamped
-		if err := mergeHistogram(&m.ScheduleLag, s.ScheduleLag); err != nil {
-			return nil, fmt.Errorf("merge: part %d, schedule lag: %w", i+1, err)
+	if len(missing) > 0 {
+		what := "part " + missing[0] + " is"
+		if len(missing) > 1 {
+			what = "parts " + strings.Join(missing, ", ") + " are"
 		}
-		for op := range s.Status {
-			for st, n := range s.Status[op] {
-				m.Status[op][st] += n
-			}
+		if len(missing) > 20 {
+			what = fmt.Sprintf("%d parts (%s, …) are", len(missing), strings.Join(missing[:20], ", "))
 		}
-		for _, sm := range s.Measurements {
-			acc := byName[sm.Name]
-			if acc == nil {
-				acc = &measure.Measurement{Name: sm.Name, Op: sm.Op, Failed: sm.Failed}
-				byName[sm.Name] = acc
-			}
-			if err := mergeHistogram(&acc.Service, sm.Service); err != nil {
-				return nil, fmt.Errorf("merge: part %d, %s service latency: %w", i+1, sm.Name, err)
-			}
-			if err := mergeHistogram(&acc.Intended, sm.Intended); err != nil {
-				return nil, fmt.Errorf("merge: part %d, %s intended latency: %w", i+1, sm.Name, err)
-			}
-		}
+		return nil, fmt.Errorf("merge: %s missing of the %d parts of run %q: merge needs every part", what, fp.Count, fp.RunID)
 	}
-	for _, acc := range byName {
-		m.Measurements = append(m.Measurements, *acc)
+	s := m.sum // the histograms are the Merger's, handed on
+	s.Start = m.minStart
+	s.EndNs = int64(s.End.Sub(s.Start))
+	for _, acc := range m.byName {
+		s.Measurements = append(s.Measurements, *acc)
 	}
-	slices.SortFunc(m.Measurements, func(a, b measure.Measurement) int {
+	slices.SortFunc(s.Measurements, func(a, b measure.Measurement) int {
 		if a.Op != b.Op {
 			return int(a.Op) - int(b.Op)
 		}
@@ -93,30 +238,31 @@ func Merge(parts ...*Results) (*Results, error) {
 		}
 		return cmp.Compare(a.Name, b.Name)
 	})
-	m.Intervals = mergeIntervals(sums, m.Start)
-	msgSets := make([][]measure.OpErrors, len(sums))
-	for i, s := range sums {
-		msgSets[i] = s.ErrorMessages
+	s.Intervals = mergeIntervals(m.ivs, s.Start)
+	for _, p := range m.ivs {
+		shift := int64(p.start.Sub(s.Start))
+		for _, w := range p.windows {
+			s.ErrorWindows = append(s.ErrorWindows, measure.ErrorWindow{StartNs: w.StartNs + shift, EndNs: w.EndNs + shift, Errors: w.Errors})
+		}
 	}
-	m.ErrorMessages = measure.MergeErrorMessages(msgSets...)
+	slices.SortStableFunc(s.ErrorWindows, func(a, b measure.ErrorWindow) int { return cmp.Compare(a.StartNs, b.StartNs) })
+	s.ErrorMessages = measure.MergeErrorMessages(m.msgs...)
 
-	meta := Meta{Tool: parts[0].Tool, Phase: phase, Label: parts[0].Label, Config: maps.Clone(parts[0].Config)}
-	var from []MergedPart
-	for _, p := range parts {
-		meta.Partial = meta.Partial || p.Partial
-		if p.Label != meta.Label {
-			meta.Label = ""
-		}
-		for k, v := range meta.Config {
-			if pv, ok := p.Config[k]; !ok || pv != v {
-				delete(meta.Config, k)
-			}
-		}
-		from = append(from, MergedPart{Label: p.Label, Start: p.Start.UTC(), End: p.End.UTC(),
-			Operations: p.Operations, Partial: p.Partial, Command: p.Command})
+	from := slices.Clone(m.from)
+	slices.SortFunc(from, func(a, b MergedPart) int { return cmp.Compare(a.Part, b.Part) })
+	extra := &Extra{
+		MergedFrom: from,
+		Merged: &Merged{RunID: fp.RunID, Parts: fp.Count, StartAt: fp.StartAt,
+			StartSkewMs: float64(m.maxStart.Sub(m.minStart).Microseconds()) / 1000},
+		Topology: m.first.Extra.Topology,
 	}
-	meta.Extra = &Extra{MergedFrom: from}
-	return NewResults(m, meta)
+	if m.hasRunner {
+		r := m.runner
+		extra.Runner = &r
+	}
+	meta := Meta{Tool: m.first.Tool, Phase: m.first.Phase, Label: m.first.Label, Config: m.sharedConf,
+		Partial: m.partial, Extra: extra}
+	return NewResults(&s, meta)
 }
 
 // mergeHistogram adds from into *acc, allocating it on first use.
@@ -135,10 +281,10 @@ func mergeHistogram(acc **hdrhistogram.Histogram, from *hdrhistogram.Histogram) 
 
 // mergeIntervals combines the intervals of the parts by index, on the time
 // base of the merged run, which starts at start.
-func mergeIntervals(sums []*measure.Summary, start time.Time) []measure.IntervalStats {
+func mergeIntervals(sums []partIntervals, start time.Time) []measure.IntervalStats {
 	n := 0
 	for _, s := range sums {
-		n = max(n, len(s.Intervals))
+		n = max(n, len(s.intervals))
 	}
 	out := make([]measure.IntervalStats, n)
 	for i := range out {
@@ -146,11 +292,11 @@ func mergeIntervals(sums []*measure.Summary, start time.Time) []measure.Interval
 		first := true
 		var ms []measure.MeasurementStats
 		for _, s := range sums {
-			if i >= len(s.Intervals) {
+			if i >= len(s.intervals) {
 				continue
 			}
-			iv := s.Intervals[i]
-			shift := int64(s.Start.Sub(start))
+			iv := s.intervals[i]
+			shift := int64(s.start.Sub(start))
 			if first || iv.StartNs+shift < out[i].StartNs {
 				out[i].StartNs = iv.StartNs + shift
 			}

@@ -1,6 +1,9 @@
 package results
 
 import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -9,9 +12,9 @@ import (
 	"github.com/mongobench/mongobench/internal/measure"
 )
 
-// clientResults is the run of one client machine: reads of the given
+// partResults is part index of count of run "r1": reads of the given
 // latencies, all OK, over 10 s from start, in one interval.
-func clientResults(t *testing.T, start time.Time, label string, config map[string]string, reads []int64) *Results {
+func partResults(t testing.TB, index, count int, start time.Time, config map[string]string, reads []int64) *Results {
 	t.Helper()
 	h := hist(t, reads...)
 	ls := measure.Summarize(h)
@@ -23,14 +26,20 @@ func clientResults(t *testing.T, start time.Time, label string, config map[strin
 		Measurements: []measure.Measurement{{Name: "READ", Op: db.Read, Service: h}},
 		RecordStalls: 1,
 		// Each read started as many µs behind schedule as it took.
-		ScheduleLag: hist(t, reads...),
+		ScheduleLag:  hist(t, reads...),
+		ErrorWindows: []measure.ErrorWindow{{StartNs: int64(time.Second), EndNs: 2 * int64(time.Second), Errors: 1}},
 		Intervals: []measure.IntervalStats{{
 			EndNs: 10 * int64(time.Second), Operations: int64(len(reads)), OpsPerSec: float64(len(reads)) / 10,
 			Measurements: []measure.MeasurementStats{{Name: "READ", Op: db.Read, Service: &ls}},
 		}},
 	}
 	s.Status[db.Read][db.OK] = int64(len(reads))
-	r, err := NewResults(s, Meta{Tool: Tool{Name: "mongobench"}, Label: label, Phase: PhaseRun, Config: config})
+	whole := Share{OperationCount: 1000, Target: 100}
+	r, err := NewResults(s, Meta{Tool: Tool{Name: "mongobench"}, Label: "sweep", Phase: PhaseRun, Config: config,
+		Extra: &Extra{
+			Runner: &Runner{OperationsStarted: int64(len(reads)), MeasuredOperations: int64(len(reads)), LateStarts: 2},
+			Part:   &Part{Index: index, Count: count, RunID: "r1", Whole: whole, StartAt: testStart, Sync: "barrier"},
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,12 +48,13 @@ func clientResults(t *testing.T, start time.Time, label string, config map[strin
 
 func TestMerge(t *testing.T) {
 	t.Parallel()
-	// Two clients split the reads 1..1000 µs between them; the second
-	// started 200 ms later.
-	a := clientResults(t, testStart, "sweep", map[string]string{"threadcount": "8", "insertstart": "0"}, span(1, 999, 2))
-	b := clientResults(t, testStart.Add(200*time.Millisecond), "sweep", map[string]string{"threadcount": "8", "insertstart": "500"}, span(2, 1000, 2))
+	// Two parts split the reads 1..1000 µs between them; the second
+	// started 200 ms later, and has a seed of its own.
+	a := partResults(t, 0, 2, testStart, map[string]string{"threadcount": "8", "seed": "1"}, span(1, 999, 2))
+	b := partResults(t, 1, 2, testStart.Add(200*time.Millisecond), map[string]string{"threadcount": "8", "seed": "2"}, span(2, 1000, 2))
 	b.Partial = true
-	m, err := Merge(a, b)
+	// In any order: the parts are listed by index.
+	m, err := Merge(b, a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +83,22 @@ func TestMerge(t *testing.T) {
 		t.Errorf("label %q partial %v phase %q", m.Label, m.Partial, m.Phase)
 	}
 	if len(m.Config) != 1 || m.Config["threadcount"] != "8" {
-		t.Errorf("config %v, want only what both parts share", m.Config)
+		t.Errorf("config %v, want what both parts share, without their own seeds", m.Config)
 	}
-	if m.Extra == nil || len(m.Extra.MergedFrom) != 2 || m.Extra.MergedFrom[0].Operations != a.Operations ||
-		!m.Extra.MergedFrom[1].Start.Equal(b.Start) || m.Extra.MergedFrom[1].Label != "sweep" {
-		t.Errorf("extra %+v, want the two parts listed in order", m.Extra)
+	x := m.Extra
+	if x == nil || len(x.MergedFrom) != 2 || x.MergedFrom[0].Part != 0 || x.MergedFrom[0].Operations != a.Operations ||
+		x.MergedFrom[0].Source != "argument 2" || !x.MergedFrom[1].Start.Equal(b.Start) || x.MergedFrom[1].Label != "sweep" {
+		t.Fatalf("extra %+v, want the two parts listed by index", x)
+	}
+	if x.Merged == nil || *x.Merged != (Merged{RunID: "r1", Parts: 2, StartSkewMs: 200, StartAt: testStart}) {
+		t.Errorf("merged %+v, want run r1 of 2 parts, 200 ms apart", x.Merged)
+	}
+	if x.Part != nil || x.Runner == nil || x.OperationsStarted != 1000 || x.LateStarts != 4 {
+		t.Errorf("part %+v runner %+v: want no part, the runners' counts added", x.Part, x.Runner)
+	}
+	// The error windows on the common start: one at 1 s, one at 1.2 s.
+	if len(m.ErrorWindows) != 2 || m.ErrorWindows[0].StartS != 1 || m.ErrorWindows[1].StartS != 1.2 {
+		t.Errorf("error windows %+v", m.ErrorWindows)
 	}
 	// Intervals combine by index: counts and rates add up, the mean is the
 	// weighted mean, percentiles are left out.
@@ -89,6 +110,14 @@ func TestMerge(t *testing.T) {
 	if is.Count != 1000 || is.MinUs != 1 || is.MaxUs != 1000 || is.MeanUs != 500.5 || is.PercentilesUs != nil {
 		t.Errorf("interval READ %+v", is)
 	}
+	// The merged results are results like any other: they write and read.
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadJSON(&buf); err != nil {
+		t.Errorf("merged results do not read back: %v", err)
+	}
 }
 
 func TestMergeIsExactForWideBuckets(t *testing.T) {
@@ -97,8 +126,8 @@ func TestMergeIsExactForWideBuckets(t *testing.T) {
 	// percentiles would be wrong, the merged histogram is not.
 	slow := span(100_000, 900_000, 7919)
 	fast := span(10, 2000, 3)
-	a := clientResults(t, testStart, "", nil, slow)
-	b := clientResults(t, testStart, "", nil, fast)
+	a := partResults(t, 0, 2, testStart, nil, slow)
+	b := partResults(t, 1, 2, testStart, nil, fast)
 	m, err := Merge(a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -112,25 +141,102 @@ func TestMergeIsExactForWideBuckets(t *testing.T) {
 	}
 }
 
-func TestMergeErrors(t *testing.T) {
+func TestMergeRefuses(t *testing.T) {
 	t.Parallel()
-	run := clientResults(t, testStart, "", nil, []int64{5})
-	load := clientResults(t, testStart, "", nil, []int64{5})
-	load.Phase = PhaseLoad
-	broken := clientResults(t, testStart, "", nil, []int64{5})
-	broken.Measurements[0].Service.Histogram = "HISTFAAAAB!"
+	part := func(index, count int, edit func(*Results)) *Results {
+		r := partResults(t, index, count, testStart, map[string]string{"threadcount": "8", "seed": "7"}, []int64{5})
+		if edit != nil {
+			edit(r)
+		}
+		return r
+	}
+	p0 := part(0, 2, nil)
 	tests := []struct {
 		name  string
 		parts []*Results
 		want  string
 	}{
 		{"nothing", nil, "no results"},
-		{"phases differ", []*Results{run, load}, `part 2 is a "load" phase`},
-		{"broken histogram", []*Results{run, broken}, "part 2"},
+		{"not a part", []*Results{p0, part(1, 2, func(r *Results) { r.Extra.Part = nil })},
+			"argument 2 is not a part of a partitioned run"},
+		{"other run", []*Results{p0, part(1, 2, func(r *Results) { r.Extra.Part.RunID = "r2" })},
+			`argument 1 and argument 2 are parts of different runs: run id "r2", not "r1"`},
+		{"other phase", []*Results{p0, part(1, 2, func(r *Results) { r.Phase = PhaseLoad })},
+			"a load phase, not a run phase"},
+		{"other count", []*Results{p0, part(1, 3, nil)}, "3 parts, not 2"},
+		{"other whole", []*Results{p0, part(1, 2, func(r *Results) { r.Extra.Part.Whole.OperationCount = 5 })}, "the whole run is"},
+		{"other label", []*Results{p0, part(1, 2, func(r *Results) { r.Label = "x" })}, `label "x", not "sweep"`},
+		{"other config", []*Results{p0, part(1, 2, func(r *Results) { r.Config["threadcount"] = "16" })}, "threadcount=16, not 8"},
+		{"config missing", []*Results{p0, part(1, 2, func(r *Results) { delete(r.Config, "threadcount") })}, "threadcount is not set"},
+		{"config added", []*Results{p0, part(1, 2, func(r *Results) { r.Config["target"] = "5" })}, "target=5 is set"},
+		{"twice", []*Results{p0, part(0, 2, nil)}, "argument 1 and argument 2 are both part 0"},
+		{"missing", []*Results{part(1, 4, nil), part(3, 4, nil)}, `parts 0, 2 are missing of the 4 parts of run "r1"`},
+		{"one missing", []*Results{p0}, "part 1 is missing"},
+		{"broken histogram", []*Results{p0, part(1, 2, func(r *Results) { r.Measurements[0].Service.Histogram = "HISTFAAAAB!" })},
+			"argument 2"},
 	}
 	for _, tt := range tests {
 		if _, err := Merge(tt.parts...); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// syntheticParts are count parts of one run as their files hold them:
+// reads and updates with latencies spread over three decades.
+func syntheticParts(b *testing.B, count int) [][]byte {
+	b.Helper()
+	files := make([][]byte, count)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range files {
+		reads, updates := make([]int64, 2000), make([]int64, 200)
+		for j := range reads {
+			reads[j] = 100 + r.Int64N(100_000)
+		}
+		for j := range updates {
+			updates[j] = 200 + r.Int64N(1_000_000)
+		}
+		p := partResults(b, i, count, testStart.Add(time.Duration(i)*time.Millisecond), map[string]string{"seed": fmt.Sprint(i)}, reads)
+		u := hist(b, updates...)
+		ur, err := histogramResult(u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Measurements = append(p.Measurements, MeasurementResult{Name: "UPDATE", Op: "UPDATE", Service: ur, Intended: ur})
+		p.Status["UPDATE"] = map[string]int64{"OK": int64(len(updates))}
+		p.Operations += int64(len(updates))
+		var buf bytes.Buffer
+		if err := WriteJSON(&buf, p); err != nil {
+			b.Fatal(err)
+		}
+		files[i] = buf.Bytes()
+	}
+	return files
+}
+
+// BenchmarkMerge1000Parts merges 1,000 parts' results files as the merge
+// command does: each read, added and dropped in turn.
+func BenchmarkMerge1000Parts(b *testing.B) {
+	files := syntheticParts(b, 1000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m := NewMerger()
+		for i, f := range files {
+			r, err := ReadJSON(bytes.NewReader(f))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := m.Add(fmt.Sprint(i), r); err != nil {
+				b.Fatal(err)
+			}
+		}
+		res, err := m.Results()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Operations != 1000*2200 {
+			b.Fatalf("%d operations", res.Operations)
 		}
 	}
 }

@@ -343,15 +343,22 @@ func (r *Results) check() error {
 	if r.Operations < 0 || r.RuntimeMs < 0 {
 		return fmt.Errorf("negative operations (%d) or runtime (%d ms)", r.Operations, r.RuntimeMs)
 	}
-	if _, err := r.Summary(); err != nil {
+	s, err := r.Summary()
+	if err != nil {
 		return err
 	}
-	for _, mr := range r.Measurements {
-		for _, lr := range []*LatencyResult{mr.Service, mr.Intended} {
+	// Summary decoded the histograms, one measurement for each of r's, in
+	// order.
+	for i, mr := range r.Measurements {
+		sm := s.Measurements[i]
+		for j, lr := range []*LatencyResult{mr.Service, mr.Intended} {
 			if lr == nil {
 				continue
 			}
-			h, _ := decodeHistogram(lr) // decoded once already by Summary
+			h := sm.Service
+			if j == 1 {
+				h = sm.Intended
+			}
 			ls := measure.Summarize(h)
 			if ls.Min != lr.MinUs || ls.Max != lr.MaxUs {
 				return fmt.Errorf("measurement %q: its histogram spans %d..%d µs, its figures say %d..%d", mr.Name, ls.Min, ls.Max, lr.MinUs, lr.MaxUs)
