@@ -40,7 +40,13 @@ type Core struct {
 
 	loadKeys   *generator.Counter             // keysequence: keys the load phase inserts
 	insertKeys *generator.AcknowledgedCounter // transactioninsertkeysequence
-	keyChooser generator.Chooser
+	// partKeys spreads run-phase inserts over parts (Spec.Part): the
+	// key numbers from firstInsert on are this part's own, and are stored
+	// under the part's residue modulo Parts from partBase on.
+	partKeys              bool
+	firstInsert, partBase int64
+	part, parts           int64
+	keyChooser            generator.Chooser
 	// expKeys, when set, replaces keyChooser: exponential keys count back
 	// from the newest.
 	expKeys *generator.Exponential
@@ -72,6 +78,15 @@ func NewCore(spec *Spec, nextInsertKey int64, seed uint64) (*Core, error) {
 		nextInsertKey = spec.RecordCount
 	}
 	c.insertKeys = generator.NewAcknowledgedCounter(nextInsertKey)
+	if spec.Parts > 1 {
+		// Every part sees the key space as one client would: the keys
+		// before nextInsertKey, then its own inserts, one after another.
+		// Only their stored numbers interleave with the other parts'.
+		n := int64(spec.Parts)
+		c.partKeys, c.part, c.parts = true, int64(spec.Part), n
+		c.firstInsert = nextInsertKey
+		c.partBase = addSaturating(nextInsertKey, (n-nextInsertKey%n)%n)
+	}
 
 	first, last := spec.InsertStart, spec.InsertStart+spec.InsertCount-1
 	switch spec.RequestDistribution {
@@ -287,10 +302,21 @@ func (c *Core) NewWorker(id int, seed uint64, batchSize int) *Worker {
 // keyString returns a string for the key in w.key. The bytes are reused
 // by the next operation; db.DB implementations do not keep keys.
 func (w *Worker) keyString(keynum int64) string {
+	keynum = w.core.storedKey(keynum)
 	w.key = AppendKey(w.key[:0], keynum, w.spec.OrderedInserts, w.spec.ZeroPadding)
 	// A view, not a copy: the key is the one allocation per operation a
 	// profile would otherwise show, and it lives only until the next one.
 	return unsafe.String(unsafe.SliceData(w.key), len(w.key))
+}
+
+// storedKey is the number under which key number keynum is stored: itself,
+// except for the inserts of one part of several (Spec.Part), which go to
+// the part's own residue class.
+func (c *Core) storedKey(keynum int64) int64 {
+	if !c.partKeys || keynum < c.firstInsert {
+		return keynum
+	}
+	return c.partBase + (keynum-c.firstInsert)*c.parts + c.part
 }
 
 // nextKeynum is YCSB's CoreWorkload.nextKeynum: a key that exists, i.e.

@@ -36,6 +36,12 @@ type Spec struct {
 	OperationCount int64
 	InsertStart    int64
 	InsertCount    int64
+	// Part and Parts place this client's run-phase inserts when several
+	// clients run the same workload at once (see the partition package):
+	// the key numbers it inserts, from the first free one on, are all
+	// Part modulo Parts, so no two parts ever insert the same key. Parts
+	// 0 or 1 is a client on its own.
+	Part, Parts int
 
 	FieldCount              int
 	FieldLength             int64

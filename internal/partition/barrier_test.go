@@ -1,0 +1,170 @@
+package partition
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	driver "go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/embedded"
+)
+
+var testServer *embedded.Server
+
+func TestMain(m *testing.M) {
+	srv, err := embedded.Start(context.Background(), embedded.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cannot start the embedded server:", err)
+		os.Exit(1)
+	}
+	testServer = srv
+	code := m.Run()
+	srv.Close()
+	os.Exit(code)
+}
+
+var dbCounter atomic.Int64
+
+// coordination is a coordination collection of the test's own.
+func coordination(t *testing.T) *driver.Collection {
+	t.Helper()
+	c, err := mongo.OpenMonitor(mongo.Config{URL: testServer.URI(), ConnectTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Disconnect(context.Background()) })
+	return c.Database(fmt.Sprintf("barrier%d", dbCounter.Add(1))).Collection(Collection)
+}
+
+// fakeClock is one part's clock: it reads what it is set to, and a sleep
+// moves it on at once. Each part has its own, as each machine does.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+	runtime.Gosched() // let the other parts register
+	return ctx.Err()
+}
+
+var epoch = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+// waitAll runs the barrier of parts (indexes of count) at once, part i
+// arriving i seconds after epoch, and returns their starts and errors.
+func waitAll(t *testing.T, coll *driver.Collection, run string, parts []int, count int, timeout time.Duration) ([]time.Time, []error) {
+	return waitAllPolling(t, coll, run, parts, count, timeout, 0)
+}
+
+// waitAllPolling is waitAll with the barrier polling every poll.
+func waitAllPolling(t *testing.T, coll *driver.Collection, run string, parts []int, count int, timeout, poll time.Duration) ([]time.Time, []error) {
+	t.Helper()
+	starts, errs := make([]time.Time, len(parts)), make([]error, len(parts))
+	var wg sync.WaitGroup
+	for j, i := range parts {
+		wg.Go(func() {
+			b := &Barrier{Coll: coll, Clock: &fakeClock{now: epoch.Add(time.Duration(i) * time.Second)},
+				RunID: run, Part: Part{i, count}, Timeout: timeout, Poll: poll}
+			starts[j], errs[j] = b.Wait(context.Background())
+		})
+	}
+	wg.Wait()
+	return starts, errs
+}
+
+func TestBarrierAgreesOnOneInstant(t *testing.T) {
+	t.Parallel()
+	for _, count := range []int{2, 4, 8} {
+		coll := coordination(t)
+		parts := make([]int, count)
+		for i := range parts {
+			parts[i] = count - 1 - i // in any order
+		}
+		starts, errs := waitAll(t, coll, "run1", parts, count, time.Hour)
+		// The last part arrived count-1 seconds after the first; all
+		// start DefaultLead after it.
+		want := epoch.Add(time.Duration(count-1)*time.Second + DefaultLead)
+		for j, err := range errs {
+			if err != nil {
+				t.Fatalf("%d parts: part %d: %v", count, parts[j], err)
+			}
+			if !starts[j].Equal(want) {
+				t.Errorf("%d parts: part %d starts at %v, want %v", count, parts[j], starts[j], want)
+			}
+		}
+	}
+}
+
+func TestBarrierNamesTheMissingParts(t *testing.T) {
+	t.Parallel()
+	coll := coordination(t)
+	_, errs := waitAllPolling(t, coll, "run2", []int{0, 1, 3}, 5, 10*time.Second, time.Second)
+	for _, err := range errs {
+		var m *MissingError
+		if !errors.As(err, &m) || fmt.Sprint(m.Missing) != "[2 4]" {
+			t.Fatalf("err = %v, want parts 2 and 4 missing", err)
+		}
+		if want := `parts 2, 4 of 5 did not arrive within --barrier-timeout 10s (run "run2")`; err.Error()[:len(want)] != want {
+			t.Errorf("err = %q, want it to start %q", err, want)
+		}
+	}
+}
+
+func TestBarrierIgnoresAnEarlierRun(t *testing.T) {
+	t.Parallel()
+	coll := coordination(t)
+	// A run under the same id passed its barrier half a minute ago.
+	if _, errs := waitAll(t, coll, "same", []int{0, 1}, 2, time.Hour); errs[0] != nil || errs[1] != nil {
+		t.Fatal(errs)
+	}
+	// Now part 0 alone, within the timeout of that run's arrivals: the
+	// finished run's part 1 does not let it pass.
+	b := &Barrier{Coll: coll, Clock: &fakeClock{now: epoch.Add(30 * time.Second)}, RunID: "same", Part: Part{0, 2}, Timeout: time.Minute, Poll: time.Second}
+	if _, err := b.Wait(context.Background()); !IsMissing(err) {
+		t.Errorf("err = %v, want part 1 missing", err)
+	}
+}
+
+func TestBarrierRefusesOtherPartCounts(t *testing.T) {
+	t.Parallel()
+	coll := coordination(t)
+	// Part 0 of 3 waited in vain; part 1 arrives as one of 2 while
+	// part 0's registration is recent.
+	if _, errs := waitAllPolling(t, coll, "mixed", []int{0}, 3, 5*time.Second, time.Second); !IsMissing(errs[0]) {
+		t.Fatalf("err = %v", errs[0])
+	}
+	b := &Barrier{Coll: coll, Clock: &fakeClock{now: epoch.Add(time.Second)}, RunID: "mixed", Part: Part{1, 2}, Timeout: time.Minute}
+	if _, err := b.Wait(context.Background()); err == nil || !strings.Contains(err.Error(), "part 0 of run \"mixed\" registered as one of 3 parts, this part as one of 2") {
+		t.Errorf("err = %v, want the part counts named", err)
+	}
+}
+
+func TestWaitUntil(t *testing.T) {
+	t.Parallel()
+	c := &fakeClock{now: epoch}
+	if err := WaitUntil(context.Background(), c, epoch.Add(1500*time.Millisecond)); err != nil || !c.Now().Equal(epoch.Add(1500*time.Millisecond)) {
+		t.Errorf("after the wait the clock reads %v, %v", c.Now(), err)
+	}
+	// An instant already past does not wait.
+	if err := WaitUntil(context.Background(), c, epoch); err != nil || !c.Now().Equal(epoch.Add(1500*time.Millisecond)) {
+		t.Errorf("a past instant moved the clock to %v, %v", c.Now(), err)
+	}
+}
