@@ -13,6 +13,8 @@ type Observation struct {
 	SizesBefore, SizesAfter *metrics.SizeStats
 	Warmup                  *results.Warmup
 	Client                  *ClientReport
+	// Part says which part of a partitioned run the phase was.
+	Part *results.Part
 }
 
 // Client judges the phase's client usage; nil when it was not observed.
@@ -42,6 +44,7 @@ func (o *Outcome) Results(meta results.Meta, obs Observation) (*results.Results,
 		Topology:        obs.Topology,
 		Warmup:          obs.Warmup,
 		StoppedByErrors: o.ErrorStop,
+		Part:            obs.Part,
 	}
 	if obs.Client != nil {
 		extra.Client = obs.Client.Section()

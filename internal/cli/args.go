@@ -31,6 +31,7 @@ type benchArgs struct {
 	drop         bool       // --drop
 	metricsAddr  string     // --metrics-addr
 	store        storeFlags // --store, --no-store
+	parts        partArgs   // --part, --parts, --run-id, --start-at, --barrier-timeout
 	raw          []string   // the arguments as given, for the results file
 }
 
@@ -90,6 +91,7 @@ func benchFlags(a *benchArgs) []flagDef {
 		switchFlag("drop", "load: drop the collection first", true, &a.drop),
 		textFlag("metrics-addr", "HOST:PORT", "serve Prometheus metrics at http://HOST:PORT/metrics while the phase\nruns (:9100 on every interface; port 0 picks a free one, said on stderr)", true, &a.metricsAddr),
 	}
+	defs = append(defs, a.parts.defs()...)
 	defs = append(defs, a.store.defs("record the run in this results store (default mongobench.db,\nor $MONGOBENCH_STORE)", "record nothing")...)
 	return append(defs, helpFlag(&a.help))
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
@@ -76,6 +77,9 @@ type benchConfig struct {
 	connect   time.Duration
 	exporter  string // the summary's format: one of export.Exporters
 	shard     shardConfig
+	// plan is this process's part of a partitioned run, or the instant a
+	// whole run starts at; nil for neither.
+	plan *partPlan
 }
 
 func resolveBench(command string, args []string, env Env) (*benchConfig, error) {
@@ -195,6 +199,9 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 		return nil, err
 	}
 	if cfg.shard, err = resolveShard(props); err != nil {
+		return nil, err
+	}
+	if cfg.plan, err = resolvePart(command, &a.parts, props, spec, url, env); err != nil {
 		return nil, err
 	}
 	return cfg, nil
@@ -323,6 +330,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if !spec.SeedSet {
 		seed = uint64(time.Now().UnixNano())
 	}
+	runSeed := seed // what the results' configuration says
+	if cfg.plan != nil {
+		seed = cfg.plan.part.Seed(seed)
+	}
 
 	nextInsert := spec.RecordCount
 	if command == "run" {
@@ -372,7 +383,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	if cfg.args.out != "" {
 		ph.journal = cfg.args.out + results.JournalSuffix
-		ph.meta = resultsMeta(cfg, command, seed, redact.URL(url), dbName)
+		ph.meta = resultsMeta(cfg, command, runSeed, redact.URL(url), dbName)
 	}
 	var warm *results.Warmup
 	if command == "run" && spec.WarmupTime > 0 {
@@ -397,6 +408,14 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err := interrupt.before(nil, "reading the server's topology and sizes"); err != nil {
 		return err
 	}
+	var part *results.Part
+	if cfg.plan != nil {
+		at, how, err := cfg.plan.synchronize(setupCtx, env, monitor, dbName, partition.SystemClock{})
+		if err := interrupt.before(err, "waiting for the start"); err != nil {
+			return err
+		}
+		part = cfg.plan.record(seed, at, how)
+	}
 	measuring = true
 	out, err := runPhase(ctx, env, ph)
 	if err != nil {
@@ -410,6 +429,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	obsv := bench.Observation{
 		Topology: &topology, SizesBefore: &sizesBefore, SizesAfter: &sizesAfter, Warmup: warm,
 		Client: out.Client(server != nil || servedInProcess(url)),
+		Part:   part,
 	}
 	if server != nil {
 		if err := server.EnsureIDIndexes(ctx); err != nil {
@@ -463,7 +483,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintf(env.Stderr, "mongobench: %d operations were cut short by the end of the phase and not counted\n", out.Result.Abandoned)
 	}
 	if cfg.args.out != "" || runStore != nil || callerSaves(ctx) {
-		res, err := out.Results(resultsMeta(cfg, command, seed, redact.URL(url), dbName), obsv)
+		res, err := out.Results(resultsMeta(cfg, command, runSeed, redact.URL(url), dbName), obsv)
 		if err != nil {
 			return err
 		}

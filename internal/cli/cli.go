@@ -70,6 +70,7 @@ usage:
   mongobench run  mongodb [-P file]... [-p name=value]... [-threads N] [-target N] [-l label] [-s]
   mongobench server [--addr HOST:PORT] [--data-dir DIR] [--null]
   mongobench sweep [run|load] mongodb [load/run flags] --vary NAME=V1,V2,... [--repeat N] [--discard-first] [--out-dir DIR]
+  mongobench merge PARTS... [-o merged.json]
   mongobench compare A B [C...] [--alpha P]
   mongobench history [--label L] [--sweep ID] [--limit N]
   mongobench report RESULTS... [-o report.html]
@@ -193,6 +194,7 @@ func commands() []command {
 		bench("run"),
 		{name: "server", run: runServer, help: serverHelp},
 		{name: "sweep", run: runSweep, help: sweepHelp},
+		{name: "merge", run: runMerge, help: mergeHelp},
 		{name: "compare", run: runCompare, help: compareHelp},
 		{name: "history", run: runHistory, help: historyHelp},
 		{name: "report", run: runReportCmd, help: reportHelp},

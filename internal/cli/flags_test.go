@@ -17,6 +17,7 @@ func commandFlags() map[string][]flagDef {
 		"history":   historyFlags(&historyOptions{}),
 		"report":    reportFlags(&reportOptions{}, new(string), new(string), new(string)),
 		"server":    serverFlags(&serverOptions{}),
+		"merge":     mergeFlags(&mergeOptions{}),
 	}
 }
 
@@ -61,6 +62,7 @@ func TestAcceptedFlagsListEveryFlag(t *testing.T) {
 		{"history", []string{"history", "--bogus"}},
 		{"report", []string{"report", "a", "--bogus"}},
 		{"server", []string{"server", "--bogus"}},
+		{"merge", []string{"merge", "a.json", "--bogus"}},
 		{"sweep", []string{"sweep", "mongodb", "--vary", "threadcount=1,2", "--bogus"}},
 	}
 	all := commandFlags()

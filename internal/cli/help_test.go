@@ -11,7 +11,7 @@ import (
 // command, with exit status 0 and the usage on stdout.
 func TestHelpEverywhere(t *testing.T) {
 	t.Parallel()
-	commands := []string{"load", "run", "server", "sweep", "compare", "history", "report", "calibrate", "version", "help"}
+	commands := []string{"load", "run", "server", "sweep", "merge", "compare", "history", "report", "calibrate", "version", "help"}
 	for _, cmd := range commands {
 		for _, args := range [][]string{{cmd, "-h"}, {"help", cmd}, {cmd, "--help"}} {
 			r := mongobench(t, args...)
@@ -30,7 +30,7 @@ func TestHelpEverywhere(t *testing.T) {
 // -update rewrites it.
 func TestHelpGolden(t *testing.T) {
 	t.Parallel()
-	for _, cmd := range []string{"load", "run", "sweep", "calibrate", "compare", "history", "report", "server"} {
+	for _, cmd := range []string{"load", "run", "sweep", "calibrate", "compare", "history", "report", "server", "merge"} {
 		r := mongobench(t, "help", cmd)
 		if r.code != 0 || r.stderr != "" {
 			t.Fatalf("help %s: exit %d, stderr %q", cmd, r.code, r.stderr)

@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/inputfile"
+	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+const mergeAbout = `usage: mongobench merge PARTS... [-o FILE] [flags]
+
+Adds up the results files of the parts of one partitioned run (load or run
+with --part I/N or --parts N) into the results of the whole: histograms
+added bucket by bucket, so the percentiles are exact; counts summed;
+intervals aligned on the parts' common start. PARTS are results files, or
+directories whose *.json files are all parts of the run. Parts of
+different runs, a part given twice or a part missing are refused. Prints
+the whole run's summary as load and run do, with the parts' start skew;
+the merged results file is a results file like any other.
+
+flags:`
+
+type mergeOptions struct {
+	out   string
+	store storeFlags
+	help  bool
+}
+
+func mergeFlags(o *mergeOptions) []flagDef {
+	out := textFlag("o", "FILE", "write the merged results file", false, &o.out)
+	out.aliases = []string{"out"}
+	defs := []flagDef{out}
+	defs = append(defs, o.store.defs("record the merged run in this results store (default mongobench.db,\nor $MONGOBENCH_STORE)", "record nothing")...)
+	return append(defs, helpFlag(&o.help))
+}
+
+func mergeHelp() string {
+	return mergeAbout + "\n" + flagsHelp(mergeFlags(&mergeOptions{}))
+}
+
+// runMerge is "mongobench merge".
+func runMerge(ctx context.Context, args []string, env Env) error {
+	o := &mergeOptions{}
+	defs := mergeFlags(o)
+	fs := newFlagSet("merge", defs)
+	pos, err := fs.parseInterleaved(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			o.help = true
+		} else if fs.valueErr != nil {
+			return badInput{err}
+		} else {
+			return badInputf("merge: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
+		}
+	}
+	if o.help {
+		fmt.Fprintln(env.Stdout, mergeHelp())
+		return nil
+	}
+	if len(pos) == 0 {
+		return badInputf("merge: no parts given: expected the parts' results files, or directories holding them")
+	}
+	files, err := mergeInputs(pos, o.out)
+	if err != nil {
+		return err
+	}
+	if o.out != "" {
+		if err := checkOutputFile("-o", o.out); err != nil {
+			return badInput{err}
+		}
+	}
+	o.store.fromEnv(env)
+	var runStore *store.Store
+	if !o.store.disabled {
+		if runStore, err = openStore(o.store.path); err != nil {
+			return err
+		}
+		defer runStore.Close()
+	}
+
+	// One part at a time: only the sums stay in memory.
+	m := results.NewMerger()
+	for _, f := range files {
+		res, err := readPart(f)
+		if err != nil {
+			return err
+		}
+		if err := m.Add(f, res); err != nil {
+			return badInput{err}
+		}
+	}
+	merged, err := m.Results()
+	if err != nil {
+		return badInput{err}
+	}
+	if err := printMerged(env, merged); err != nil {
+		return err
+	}
+	outs := outputs{}
+	if o.out != "" {
+		if err := writeResults(o.out, merged); err != nil {
+			outs.fail(err)
+		} else {
+			outs.kept = append(outs.kept, "the results file "+o.out)
+		}
+	}
+	if runStore != nil {
+		if id, err := saveRun(ctx, runStore, merged, store.SaveOptions{}); err != nil {
+			outs.fail(err)
+		} else {
+			outs.kept = append(outs.kept, fmt.Sprintf("run %d in %s", id, runStore.Path()))
+			fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, runStore.Path())
+		}
+	}
+	return outs.report(env.Stderr)
+}
+
+// mergeInputs expands the arguments into results files: a directory
+// gives its *.json files, in name order, except out (a merge written
+// beside its parts).
+func mergeInputs(args []string, out string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, badInputf("merge: cannot read %s: %w", redact.Arg(a), err)
+		}
+		if !st.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			return nil, badInputf("merge: cannot read directory %s: %w", a, err)
+		}
+		n := 0
+		for _, e := range entries {
+			p := filepath.Join(a, e.Name())
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || (out != "" && filepath.Clean(p) == filepath.Clean(out)) {
+				continue
+			}
+			files = append(files, p)
+			n++
+		}
+		if n == 0 {
+			return nil, badInputf("merge: directory %s holds no results files (*.json)", a)
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if c := filepath.Clean(f); seen[c] {
+			return nil, badInputf("merge: %s is given twice: give each part once", f)
+		} else {
+			seen[c] = true
+		}
+	}
+	return files, nil
+}
+
+// readPart reads one part's results file.
+func readPart(path string) (*results.Results, error) {
+	f, err := inputfile.Open(path)
+	if err != nil {
+		return nil, badInputf("merge: cannot read results file: %w", err)
+	}
+	defer f.Close()
+	res, err := results.ReadJSON(f)
+	if err != nil {
+		return nil, badInputf("merge: %s: %w", path, err)
+	}
+	return res, nil
+}
+
+// printMerged prints the merged run's summary, as the run's own command
+// would have, and the parts' figures.
+func printMerged(env Env, res *results.Results) error {
+	s, err := res.Summary()
+	if err != nil {
+		return err
+	}
+	opts := export.TextOptions{Percentiles: []float64{50, 95, 99, 99.9, 99.99}, Service: true, Partial: res.Partial}
+	if spec := specOf(res); spec != nil {
+		opts.Percentiles, opts.Service, opts.Intended = spec.Percentiles, spec.MeasureService, spec.MeasureIntended
+		for _, extra := range []float64{99.9, 99.99} {
+			if !slices.Contains(opts.Percentiles, extra) {
+				opts.Percentiles = append(opts.Percentiles, extra)
+			}
+		}
+		slices.Sort(opts.Percentiles)
+	}
+	if err := export.WriteText(env.Stdout, s, opts); err != nil {
+		return fmt.Errorf("the summary: %w", err)
+	}
+	for _, l := range export.ScheduleLagLines(s) {
+		fmt.Fprintln(env.Stdout, l)
+	}
+	mg := res.Extra.Merged
+	fmt.Fprintf(env.Stdout, "[PARTS], Parts, %d\n", mg.Parts)
+	fmt.Fprintf(env.Stdout, "[PARTS], StartSkew(ms), %s\n", strconv.FormatFloat(mg.StartSkewMs, 'f', 3, 64))
+	fmt.Fprintf(env.Stdout, "[PARTS], RunID, %s\n", mg.RunID)
+	return nil
+}
+
+// specOf is the workload the merged run's configuration describes, for
+// the summary's percentiles and latencies; nil when it does not resolve.
+func specOf(res *results.Results) *workload.Spec {
+	p := workload.NewProperties()
+	for k, v := range res.Config {
+		p.Set(k, v, "results")
+	}
+	spec, _, err := workload.Resolve(p, res.Phase == results.PhaseRun)
+	if err != nil {
+		return nil
+	}
+	return spec
+}
