@@ -3,7 +3,8 @@
 # served embedded server, N processes with JOB_COMPLETION_INDEX set
 # started one second apart (load, then run of workload D), and the merge
 # of their results. Usage: scripts/parts-local.sh [N] (default 4).
-# MONGOBENCH names the binary (default: built from this tree).
+# MONGOBENCH names the binary (default: built from this tree); RECORDS,
+# OPS and TARGET size the run (defaults 10000, 16000, 800 ops/s in all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-4}
@@ -31,8 +32,9 @@ phase() {
   for p in "${pids[@]}"; do wait "$p"; done
 }
 mkdir -p "$dir/load" "$dir/run"
-phase load load mongodb -P workloadd -p recordcount=20000 -threads 4
-phase run run mongodb -P workloadd -p recordcount=20000 -p operationcount=40000 -target 2000 -threads 4
+records=${RECORDS:-10000} ops=${OPS:-16000} target=${TARGET:-800}
+phase load load mongodb -P workloadd -p recordcount="$records" -threads 4
+phase run run mongodb -P workloadd -p recordcount="$records" -p operationcount="$ops" -target "$target" -threads 4
 echo "== load"
 "$bin" merge "$dir/load" -o "$dir/load-merged.json" --no-store | grep -E '^\[(OVERALL|INSERT|PARTS)\]'
 echo "== run: the parts"

@@ -62,15 +62,21 @@ const (
 	// DefaultPoll is how often a waiting part looks for the others: it
 	// bounds how late a part learns that the last one arrived.
 	DefaultPoll = 50 * time.Millisecond
-	// DefaultLead is how long after the last arrival the parts start:
-	// long enough for every part to see that arrival (a poll and a round
-	// trip) before the instant comes.
-	DefaultLead = 500 * time.Millisecond
+	// DefaultLead is how long after the last arrival the parts start at
+	// the least: long enough for every part to see that arrival (a poll
+	// and a round trip) before the instant comes on an idle network.
+	DefaultLead = time.Second
+	// roundTrips is how many of the slowest part's round trips to the
+	// server are added to the lead: the last part still records its
+	// start, and the others read the registrations, after it arrives.
+	roundTrips = 5
 )
 
 // Barrier makes the parts of one run start measuring at one instant: each
-// registers in Coll, waits until every part has, and all start Lead after
-// the last arrival. The instant is computed from the registrations alone,
+// registers in Coll, waits until every part has, and all start after the
+// last arrival by Lead plus a few of the slowest part's round trips to the
+// server (a loaded server answers slowly, and every part must learn of the
+// last arrival before the instant comes). The instant is computed from the registrations alone,
 // so every part computes the same one; each then waits for it on its own
 // clock, so the parts' clocks must agree (as NTP keeps them) for their
 // starts to.
@@ -94,6 +100,9 @@ type registration struct {
 	Part    int    `bson:"part"`
 	Parts   int    `bson:"parts"`
 	Arrived int64  `bson:"arrived_ns"`
+	// RoundTrip is how long the part's last request before its arrival
+	// took, in nanoseconds.
+	RoundTrip int64 `bson:"round_trip_ns"`
 	// StartAt is set once the part has seen every part arrive: the
 	// instant it starts at.
 	StartAt int64 `bson:"start_at_ns"`
@@ -134,17 +143,18 @@ func (b *Barrier) Wait(ctx context.Context) (time.Time, error) {
 	if b.Part.Whole() {
 		return b.Clock.Now(), nil
 	}
-	arrived := b.Clock.Now()
 	// Registrations of an earlier run under the same id whose start has
 	// passed are that run's, finished: they must not let this one pass.
+	sent := b.Clock.Now()
 	if _, err := b.Coll.DeleteMany(ctx, bson.D{
 		{Key: "run", Value: b.RunID},
-		{Key: "start_at_ns", Value: bson.D{{Key: "$gt", Value: 0}, {Key: "$lt", Value: arrived.UnixNano()}}},
+		{Key: "start_at_ns", Value: bson.D{{Key: "$gt", Value: 0}, {Key: "$lt", Value: sent.UnixNano()}}},
 	}); err != nil {
 		return time.Time{}, fmt.Errorf("barrier: clearing run %q's old registrations in %s: %w", b.RunID, Collection, err)
 	}
+	arrived := b.Clock.Now()
 	me := registration{ID: b.RunID + "/" + strconv.Itoa(b.Part.Index), Run: b.RunID, Part: b.Part.Index,
-		Parts: b.Part.Count, Arrived: arrived.UnixNano()}
+		Parts: b.Part.Count, Arrived: arrived.UnixNano(), RoundTrip: int64(arrived.Sub(sent))}
 	if _, err := b.Coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: me.ID}}, me, options.Replace().SetUpsert(true)); err != nil {
 		return time.Time{}, fmt.Errorf("barrier: registering part %s in %s: %w", b.Part, Collection, err)
 	}
@@ -157,7 +167,7 @@ func (b *Barrier) Wait(ctx context.Context) (time.Time, error) {
 			return time.Time{}, err
 		}
 		present := make([]bool, b.Part.Count)
-		var last int64
+		var last, slowest int64
 		for _, r := range regs {
 			if r.Parts != b.Part.Count {
 				return time.Time{}, fmt.Errorf("barrier: part %d of run %q registered as one of %d parts, this part as one of %d: give every part the same --parts (or a new --run-id)", r.Part, b.RunID, r.Parts, b.Part.Count)
@@ -166,6 +176,7 @@ func (b *Barrier) Wait(ctx context.Context) (time.Time, error) {
 				present[r.Part] = true
 			}
 			last = max(last, r.Arrived)
+			slowest = max(slowest, r.RoundTrip)
 		}
 		var missing []int
 		for i, ok := range present {
@@ -174,7 +185,7 @@ func (b *Barrier) Wait(ctx context.Context) (time.Time, error) {
 			}
 		}
 		if len(missing) == 0 {
-			start := time.Unix(0, last).Add(lead)
+			start := time.Unix(0, last).Add(lead + roundTrips*time.Duration(slowest))
 			if _, err := b.Coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: me.ID}},
 				bson.D{{Key: "$set", Value: bson.D{{Key: "start_at_ns", Value: start.UnixNano()}}}}); err != nil {
 				return time.Time{}, fmt.Errorf("barrier: recording part %s's start in %s: %w", b.Part, Collection, err)

@@ -168,3 +168,42 @@ func TestWaitUntil(t *testing.T) {
 		t.Errorf("a past instant moved the clock to %v, %v", c.Now(), err)
 	}
 }
+
+// tickingClock is a part's clock on a slow server: every reading is a
+// round trip later than the one before.
+type tickingClock struct {
+	fakeClock
+	tick time.Duration
+}
+
+func (c *tickingClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(c.tick)
+	return c.now
+}
+
+func TestBarrierLeadCoversSlowRoundTrips(t *testing.T) {
+	t.Parallel()
+	coll := coordination(t)
+	clocks := []Clock{&fakeClock{now: epoch}, &tickingClock{fakeClock: fakeClock{now: epoch.Add(time.Second)}, tick: 100 * time.Millisecond}}
+	starts := make([]time.Time, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() {
+			b := &Barrier{Coll: coll, Clock: clocks[i], RunID: "slow", Part: Part{i, 2}, Timeout: time.Hour}
+			starts[i], errs[i] = b.Wait(context.Background())
+		})
+	}
+	wg.Wait()
+	// Part 1's clock read 1.1 s as it sent its request before arriving,
+	// 1.2 s as it arrived: the start is DefaultLead and five such round
+	// trips later.
+	want := epoch.Add(1200*time.Millisecond + DefaultLead + 500*time.Millisecond)
+	for i := range 2 {
+		if errs[i] != nil || !starts[i].Equal(want) {
+			t.Errorf("part %d: start %v, %v; want %v", i, starts[i], errs[i], want)
+		}
+	}
+}
