@@ -19,7 +19,7 @@ var Percentiles = []string{"50", "95", "99", "99.9"}
 // Row is one figure of one operation in both groups of a comparison.
 type Row struct {
 	Op     string // "" for the whole run
-	Figure string // "throughput", "p50", ..., NotOKFigure
+	Figure string // "throughput", "avg", "p50", ..., NotOKFigure
 	Unit   string // "ops/s", "us", ""
 	// HigherIsBetter is true for throughput, false for latencies and
 	// counts of operations not OK.
@@ -27,6 +27,11 @@ type Row struct {
 	A, B           []float64 // the figure in each run of A and of B
 	Verdict        stats.VerdictResult
 	Why            string // why there are no values on a side
+	// AdjustedP is the p-value corrected for every figure tested with it
+	// (Holm), Family how many those were; for a row compared alone they
+	// are its p-value and 1.
+	AdjustedP float64
+	Family    int
 }
 
 // Name is how tables print the figure: "p99 (us)".
@@ -41,14 +46,18 @@ func (r Row) Name() string {
 // values, enough of them, and the test could be made.
 func (r Row) Tested() bool { return r.Why == "" && r.Verdict.Kind != stats.NoVerdict }
 
-// Significant reports whether the test found B different from A.
+// Significant reports whether the test found B different from A, after
+// the correction for the figures tested with it.
 func (r Row) Significant() bool {
-	return r.Why == "" && (r.Verdict.Kind == stats.Better || r.Verdict.Kind == stats.Worse)
+	return r.Why == "" && (r.Verdict.Kind == stats.Better || r.Verdict.Kind == stats.Worse) && r.AdjustedP < r.Verdict.Alpha
 }
 
 // Set is the comparison of the runs of one sweep point (or of two whole
 // groups).
 type Set struct {
+	// Kind says which kind of runs of the baseline the set holds, when it
+	// has several ("load phase"); "" otherwise.
+	Kind  string
 	Point string // "" when the groups are compared whole
 	A, B  []Run
 	Rows  []Row
@@ -103,7 +112,7 @@ func Pair(aName, bName string, a, b []Run) (sets []Set, notes []string) {
 
 // CompareRows computes every figure of two groups of runs and its verdict
 // at alpha: overall throughput, then for each operation its throughput,
-// latency percentiles and operations not OK.
+// average latency, latency percentiles and operations not OK.
 func CompareRows(a, b []Run, kind LatencyKind, alpha float64) []Row {
 	fa := make([]Figures, len(a))
 	fb := make([]Figures, len(b))
@@ -142,6 +151,7 @@ func CompareRows(a, b []Run, kind LatencyKind, alpha float64) []Row {
 			row.Why = "no " + strings.TrimSpace(op+" "+figure) + " on side B"
 		default:
 			row.Verdict = stats.Verdict(row.A, row.B, alpha, higher)
+			row.AdjustedP, row.Family = row.Verdict.P, 1
 		}
 		rows = append(rows, row)
 	}
@@ -157,6 +167,8 @@ func CompareRows(a, b []Run, kind LatencyKind, alpha float64) []Row {
 				return o.Throughput, true
 			})
 		}
+		// The average is the headline of most published comparisons.
+		add(op, "avg", "us", false, func(f Figures) (float64, bool) { return f.Ops[op].Latency("avg") })
 		for _, p := range Percentiles {
 			add(op, "p"+p, "us", false, func(f Figures) (float64, bool) { return f.Ops[op].Latency(p) })
 		}

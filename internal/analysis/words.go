@@ -46,20 +46,28 @@ func VerdictText(r Row, a, b string) string {
 		return "every operation OK on both sides"
 	case v.Kind == stats.NoDifference:
 		return fmt.Sprintf("no significant difference (p=%.3g)", v.P)
+	case !r.Significant():
+		// Alone it would pass; among the figures tested with it, a p this
+		// small is what chance alone gives.
+		return fmt.Sprintf("no significant difference once corrected for %d figures (p=%.3g, Holm %.3g)", r.Family, v.P, r.AdjustedP)
 	}
 	word := "better"
 	if v.Kind == stats.Worse {
 		word = "worse"
 	}
+	pText := fmt.Sprintf("p=%.3g", v.P)
+	if r.Family > 1 {
+		pText += fmt.Sprintf(", Holm %.3g", r.AdjustedP)
+	}
 	if !v.RelDiffOK {
-		return fmt.Sprintf("significant: %s is %s than %s (p=%.3g)", b, word, a, v.P)
+		return fmt.Sprintf("significant: %s is %s than %s (%s)", b, word, a, pText)
 	}
 	rel := 100 * math.Abs(v.RelDiff)
 	relText := fmt.Sprintf("%.1f%%", rel)
 	if rel < 0.1 {
 		relText = fmt.Sprintf("%.2g%%", rel)
 	}
-	return fmt.Sprintf("significant: %s is %s %s than %s (p=%.3g)", b, relText, word, a, v.P)
+	return fmt.Sprintf("significant: %s is %s %s than %s (%s)", b, relText, word, a, pText)
 }
 
 func allZero(xs []float64) bool {

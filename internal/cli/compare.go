@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,8 @@ import (
 
 const compareAbout = `usage: mongobench compare [flags] A B [C...]
 
-Compares groups of runs: B (and C, ...) against A. Each argument is one group:
+Compares configurations, each a group of runs: B, C, ... against A (or the
+--baseline). Each argument is one group:
   FILE.json            a results file (--out, or a sweep's --out-dir)
   FILE.intervals.jsonl the journal of a run that was killed before its end
   DIR                  every results file in DIR (a sweep's --out-dir)
@@ -24,39 +26,59 @@ Compares groups of runs: B (and C, ...) against A. Each argument is one group:
   LABEL                every run with that label (-l)
   sweep:ID             every run of a sweep
   X,Y,...              the runs of several of the above together
-Runs of sweeps are compared point by point (threads=4 of A against threads=4
-of B); warm-up trials (--discard-first) are left out. For each operation the
-table shows throughput, p50/p95/p99/p99.9 latency and the operations not OK
-(failed or NOT_FOUND), each as the mean over the group's runs with its 95%
-confidence interval, the relative change and a verdict from Welch's t-test. With one run on a side no verdict is
-possible: repeat the runs (sweep --repeat N).
+Runs are compared only with runs that did the same work: the same phase and
+the same properties, except what their sweeps vary, the server they ran
+against and how they were observed. A group holding several kinds of runs
+(a load and a run phase, two read/insert mixes) is compared kind by kind;
+two groups that did different work are refused, naming what differs,
+unless --allow-different names it. Runs of sweeps are compared point by
+point (threads=4 of A against threads=4 of B); warm-up trials
+(--discard-first) are left out. For each operation the table shows
+throughput, average and p50/p95/p99/p99.9 latency and the operations not
+OK (failed or NOT_FOUND), each as the mean over the group's runs with its
+95% confidence interval, the relative change and a verdict from Welch's
+t-test, corrected for the number of figures tested together (Holm). With
+one run on a side no verdict is possible: repeat the runs (sweep --repeat N).
 
 flags:`
 
 // compareOptions are compare's parsed command line.
 type compareOptions struct {
-	refs  []string
-	alpha float64
-	store storeFlags
-	help  bool
+	refs     []string
+	alpha    float64
+	baseline int
+	allowed  []string
+	format   tableFormat
+	store    storeFlags
+	help     bool
 }
 
-// compareFlags are compare's flags, bound to o and alpha.
-func compareFlags(o *compareOptions, alpha *string) []flagDef {
-	defs := []flagDef{textFlag("alpha", "P", "significance level of the verdicts (default 0.05)", true, alpha)}
+// compareTexts are compare's flag values as given, checked after parsing.
+type compareTexts struct {
+	alpha, baseline, allowed, format string
+}
+
+// compareFlags are compare's flags, bound to o and t.
+func compareFlags(o *compareOptions, t *compareTexts) []flagDef {
+	defs := []flagDef{
+		textFlag("alpha", "P", "significance level of the verdicts, over all figures\ntogether (default 0.05)", true, &t.alpha),
+		textFlag("baseline", "GROUP", "the group the others are compared against: one of the\narguments as given, or its letter (default A, the first)", true, &t.baseline),
+		textFlag("allow-different", "NAME,...", "properties (or phase) in which the groups may differ;\nevery output names the differences", true, &t.allowed),
+		textFlag("format", "FORMAT", "text (default), csv or markdown", true, &t.format),
+	}
 	defs = append(defs, o.store.defs("the results store to look runs up in (default mongobench.db,\nor $MONGOBENCH_STORE)", readOnlyNoStore)...)
 	return append(defs, helpFlag(&o.help))
 }
 
 // compareHelp is compare's help.
 func compareHelp() string {
-	return compareAbout + "\n" + flagsHelp(compareFlags(&compareOptions{}, new(string)))
+	return compareAbout + "\n" + flagsHelp(compareFlags(&compareOptions{}, &compareTexts{}))
 }
 
 func parseCompareArgs(args []string) (*compareOptions, error) {
 	o := &compareOptions{}
-	alpha := strconv.FormatFloat(stats.DefaultAlpha, 'g', -1, 64)
-	defs := compareFlags(o, &alpha)
+	t := compareTexts{alpha: strconv.FormatFloat(stats.DefaultAlpha, 'g', -1, 64)}
+	defs := compareFlags(o, &t)
 	refs, err := newFlagSet("compare", defs).parseInterleaved(args)
 	if errors.Is(err, flag.ErrHelp) {
 		o.help, err = true, nil
@@ -68,13 +90,66 @@ func parseCompareArgs(args []string) (*compareOptions, error) {
 	if o.help {
 		return o, nil
 	}
-	if o.alpha, err = parseAlpha(alpha); err != nil {
+	if o.alpha, err = parseAlpha(t.alpha); err != nil {
+		return nil, badInputf("compare: %w", err)
+	}
+	if o.format, err = parseTableFormat(t.format); err != nil {
+		return nil, badInputf("compare: %w", err)
+	}
+	if o.allowed, err = parseAllowed(t.allowed); err != nil {
 		return nil, badInputf("compare: %w", err)
 	}
 	if len(o.refs) < 2 {
 		return nil, badInputf("compare: need at least two groups of runs to compare (A B), got %d: see mongobench compare -h", len(o.refs))
 	}
+	if len(o.refs) > len(groupLetters) {
+		return nil, badInputf("compare: %d groups given: at most %d can be compared at once", len(o.refs), len(groupLetters))
+	}
+	if o.baseline, err = parseBaseline(t.baseline, o.refs); err != nil {
+		return nil, badInputf("compare: %w", err)
+	}
 	return o, nil
+}
+
+// groupLetters name the groups of a comparison in tables and verdicts.
+const groupLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+func groupLetter(i int) string { return groupLetters[i : i+1] }
+
+// parseBaseline finds the group --baseline names: an argument as given,
+// or its letter.
+func parseBaseline(v string, refs []string) (int, error) {
+	if v == "" {
+		return 0, nil
+	}
+	if i := slices.Index(refs, v); i >= 0 {
+		return i, nil
+	}
+	if len(v) == 1 {
+		if i := strings.Index(groupLetters, strings.ToUpper(v)); i >= 0 && i < len(refs) {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("--baseline %q names no group: expected one of the groups as given or its letter, A to %s", v, groupLetter(len(refs)-1))
+}
+
+// parseAllowed checks the names --allow-different lists: properties that
+// shape the work, or phase.
+func parseAllowed(v string) ([]string, error) {
+	if v == "" {
+		return nil, nil
+	}
+	var names []string
+	for _, n := range strings.Split(v, ",") {
+		n = strings.TrimSpace(n)
+		if n != analysis.PhaseProperty && !analysis.ShapesWork(n) {
+			return nil, fmt.Errorf("--allow-different %q: %q is no property that shapes the work; expected phase or properties such as fieldcount, recordcount, readproportion", v, n)
+		}
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names, nil
 }
 
 // runCompare is "mongobench compare".
@@ -94,78 +169,114 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	kind := analysis.ChooseLatency(groups...)
-	w := env.Stdout
-	for i := 1; i < len(groups); i++ {
-		if i > 1 {
-			fmt.Fprintln(w)
-		}
-		if len(groups) > 2 {
-			fmt.Fprintf(w, "== %s against %s ==\n", o.refs[i], o.refs[0])
-		}
-		writeComparison(w, o.refs[0], o.refs[i], groups[0], groups[i], kind, o.alpha)
+	st, err := newStudy(o.refs, groups, o.baseline, o.alpha, o.allowed, stats.KneeOptions{})
+	if err != nil {
+		return badInputf("compare: %w", err)
 	}
+	writeStudy(env.Stdout, o.format, o.refs, st)
 	return nil
 }
 
-// writeComparison prints the comparison of group b against group a.
-func writeComparison(w io.Writer, aName, bName string, a, b []analysis.Run, kind analysis.LatencyKind, alpha float64) {
-	fmt.Fprintf(w, "A: %s: %s\n", aName, describeGroup(a))
-	fmt.Fprintf(w, "B: %s: %s\n", bName, describeGroup(b))
-	if pa, pb := phasesOf(a), phasesOf(b); pa != pb {
-		fmt.Fprintf(w, "note: A holds %s phases and B %s phases\n", pa, pb)
+// newStudy builds the study of groups named by refs, their letters naming
+// them in its words. A refusal names the groups by letter and argument.
+func newStudy(refs []string, groups [][]analysis.Run, baseline int, alpha float64, allowed []string, knee stats.KneeOptions) (*analysis.Study, error) {
+	names := make([]string, len(refs))
+	for i := range refs {
+		names[i] = groupLetter(i)
 	}
-	fmt.Fprintf(w, "latency: %s\n", kind)
-	sets, notes := analysis.Pair("A", "B", a, b)
-	for _, n := range notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+	st, err := analysis.NewStudy(groups, analysis.StudyOptions{
+		Names: names, Baseline: baseline, Latency: analysis.ChooseLatency(groups...), Alpha: alpha, Allowed: allowed, Knee: knee,
+	})
+	var de *analysis.DifferentError
+	if errors.As(err, &de) {
+		a, b := strings.Index(groupLetters, de.A), strings.Index(groupLetters, de.B)
+		de.A = fmt.Sprintf("%s (%s)", de.A, refs[a])
+		de.B = fmt.Sprintf("%s (%s)", de.B, refs[b])
+		return nil, de
 	}
-	var better, worse, same, none int
-	for _, set := range sets {
-		set.Rows = analysis.CompareRows(set.A, set.B, kind, alpha)
-		fmt.Fprintln(w)
-		head := fmt.Sprintf("%s of A against %s of B", plural(len(set.A), "run"), plural(len(set.B), "run"))
-		if set.Point != "" {
-			head = set.Point + ": " + head
-		}
-		if len(set.A) < 2 && len(set.B) < 2 {
-			head += ": one run per side, so no verdict is possible (repeat the runs, e.g. sweep --repeat 3)"
-		}
-		fmt.Fprintln(w, head)
-		rows := make([][]string, 0, len(set.Rows))
-		for _, r := range set.Rows {
-			rows = append(rows, []string{orText(r.Op, "OVERALL"), r.Name(), meanText(r.A, r.Unit), meanText(r.B, r.Unit), analysis.ChangeText(r), analysis.VerdictText(r, "A", "B")})
-			switch {
-			case !r.Tested():
-				none++
-			case r.Verdict.Kind == stats.Better:
-				better++
-			case r.Verdict.Kind == stats.Worse:
-				worse++
-			default:
-				same++
-			}
-		}
-		writeTable(w, []string{"op", "figure", "A", "B", "change", "verdict"}, rows, map[int]bool{0: true, 1: true, 5: true})
+	return st, err
+}
+
+// allowedText says what differs, allowed, between a configuration and the
+// baseline: "B differs from A in fieldcount 10 vs 1 (--allow-different)".
+func allowedText(st *analysis.Study, c analysis.Comparison) string {
+	if len(c.Differences) == 0 {
+		return ""
 	}
-	fmt.Fprintln(w)
-	if better+worse+same == 0 {
-		fmt.Fprintln(w, "verdict: no verdict possible: each figure needs at least 2 runs on each side")
+	return fmt.Sprintf("%s differs from %s in %s (--allow-different)", st.Configs[c.Config].Name, st.Configs[st.Baseline].Name, analysis.DifferencesText(c.Differences))
+}
+
+// setHead heads the table of one set: "load phase, threadcount=4: 3 runs
+// of A against 3 runs of B".
+func setHead(set analysis.Set, a, b string) string {
+	head := fmt.Sprintf("%s of %s against %s of %s", plural(len(set.A), "run"), a, plural(len(set.B), "run"), b)
+	if where := strings.Trim(set.Kind+", "+set.Point, ", "); where != "" {
+		head = where + ": " + head
+	}
+	return head
+}
+
+// writeStudy prints the study in the format asked for.
+func writeStudy(w io.Writer, f tableFormat, refs []string, st *analysis.Study) {
+	if f != textFormat {
+		writeStudyTable(w, f, refs, st)
 		return
 	}
-	fmt.Fprintf(w, "verdict: B is significantly better in %s, worse in %s, not significantly different in %s (alpha %g)",
-		plural(better, "figure"), plural(worse, "figure"), plural(same, "figure"), alpha)
-	if none > 0 {
-		fmt.Fprintf(w, "; %s without a verdict", plural(none, "figure"))
+	base := st.Configs[st.Baseline].Name
+	for i, c := range st.Configs {
+		role := ""
+		if i == st.Baseline && len(st.Configs) > 2 {
+			role = " (baseline)"
+		}
+		fmt.Fprintf(w, "%s: %s: %s%s\n", c.Name, refs[i], describeGroup(c.Runs), role)
 	}
-	fmt.Fprintln(w)
-	// Each figure is its own test: among many, some pass alpha by chance.
-	// Saying how many keeps a lone "significant" from being read as a
-	// finding when it is about what chance alone would give.
-	if tested := better + worse + same; tested > 1 && better+worse > 0 {
-		fmt.Fprintf(w, "note: with %d figures tested at alpha %g, about %.1f would be called significant by chance alone if nothing had changed\n",
-			tested, alpha, float64(tested)*alpha)
+	fmt.Fprintf(w, "latency: %s\n", st.Latency)
+	for _, c := range st.Comparisons {
+		if t := allowedText(st, c); t != "" {
+			fmt.Fprintf(w, "note: %s\n", t)
+		}
 	}
+	for _, n := range st.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	for _, c := range st.Comparisons {
+		name := st.Configs[c.Config].Name
+		if len(st.Configs) > 2 {
+			fmt.Fprintf(w, "\n== %s against %s ==\n", name, base)
+		}
+		for _, set := range c.Sets {
+			fmt.Fprintln(w)
+			head := setHead(set, base, name)
+			if len(set.A) < 2 && len(set.B) < 2 {
+				head += ": one run per side, so no verdict is possible (repeat the runs, e.g. sweep --repeat 3)"
+			}
+			fmt.Fprintln(w, head)
+			rows := make([][]string, 0, len(set.Rows))
+			for _, r := range set.Rows {
+				rows = append(rows, []string{orText(r.Op, "OVERALL"), r.Name(), meanText(r.A, r.Unit), meanText(r.B, r.Unit), analysis.ChangeText(r), analysis.VerdictText(r, base, name)})
+			}
+			writeTable(w, []string{"op", "figure", base, name, "change", "verdict"}, rows, map[int]bool{0: true, 1: true, 5: true})
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, verdictLine(st, c))
+	}
+	if st.Tested > 1 {
+		fmt.Fprintf(w, "note: %d figures were tested together: each verdict is corrected for all of them (Holm), so that the chance of any false alarm stays below alpha %g\n", st.Tested, st.Alpha)
+	}
+}
+
+// verdictLine sums up one configuration against the baseline.
+func verdictLine(st *analysis.Study, c analysis.Comparison) string {
+	name, base := st.Configs[c.Config].Name, st.Configs[st.Baseline].Name
+	if c.Better+c.Worse+c.Same == 0 {
+		return "verdict: no verdict possible: each figure needs at least 2 runs on each side"
+	}
+	s := fmt.Sprintf("verdict: %s against %s is significantly better in %s, worse in %s, not significantly different in %s (alpha %g)",
+		name, base, plural(c.Better, "figure"), plural(c.Worse, "figure"), plural(c.Same, "figure"), st.Alpha)
+	if c.Untested > 0 {
+		s += fmt.Sprintf("; %s without a verdict", plural(c.Untested, "figure"))
+	}
+	return s
 }
 
 // describeGroup says what a group holds: "4 runs (store runs 1–4), label
@@ -210,12 +321,4 @@ func describeGroup(runs []analysis.Run) string {
 		parts = append(parts, fmt.Sprintf("%d partial (interrupted)", partial))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func phasesOf(runs []analysis.Run) string {
-	set := map[string]bool{}
-	for _, r := range runs {
-		set[r.Res.Phase] = true
-	}
-	return strings.Join(sortedSet(set), "+")
 }

@@ -50,6 +50,9 @@ func TestCompareGolden(t *testing.T) {
 		{"single runs", []string{p["a1"], p["b1"]}, "compare_single.golden"},
 		// Two groups against one baseline, and flags after the groups.
 		{"three groups", []string{p["a1"] + "," + p["a2"], p["b1"] + "," + p["b2"], p["a3"] + "," + p["b3"], "--alpha", "0.01"}, "compare_three.golden"},
+		// For spreadsheets: every figure's numbers in full, B the baseline.
+		{"csv", []string{p["a1"] + "," + p["a2"] + "," + p["a3"], p["b1"] + "," + p["b2"] + "," + p["b3"], "--format", "csv", "--baseline", "B"}, "compare_groups.csv.golden"},
+		{"markdown", []string{p["a1"] + "," + p["a2"] + "," + p["a3"], p["b1"] + "," + p["b2"] + "," + p["b3"], "--format=markdown"}, "compare_groups.md.golden"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,6 +135,46 @@ func TestLoadGroup(t *testing.T) {
 		runs, err := src.loadGroup(t.Context(), tc.ref)
 		if err != nil || len(runs) != tc.want {
 			t.Errorf("%s: %d runs (err %v), want %d", strings.ReplaceAll(tc.ref, dir, "DIR"), len(runs), err, tc.want)
+		}
+	}
+}
+
+// TestCompareRefuses checks the groups compare refuses (exit 2, one line
+// naming what differs or what is accepted) and the difference it accepts
+// when allowed, which its output then names.
+func TestCompareRefuses(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wide := map[string]string{"threadcount": "1", "fieldcount": "10"}
+	narrow := map[string]string{"threadcount": "1", "fieldcount": "1"}
+	p := writeSynth(t, dir, map[string]resultstest.Spec{
+		"w1": {Throughput: 1000, Config: wide}, "w2": {Throughput: 1010, Config: wide},
+		"n1": {Throughput: 3000, Config: narrow}, "n2": {Throughput: 3030, Config: narrow},
+		"load": {Throughput: 500, Config: wide, Phase: "load"},
+	})
+	w, n := p["w1"]+","+p["w2"], p["n1"]+","+p["n2"]
+	store := filepath.Join(dir, "none.db")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"different fieldcount", []string{w, n}, "mongobench: compare: A (" + w + ") and B (" + n + ") ran different things (fieldcount 10 vs 1): compare like with like, or name what may differ with --allow-different fieldcount"},
+		{"load against run", []string{p["load"], w}, "ran different things (phase load vs run)"},
+		{"unknown baseline", []string{w, n, "--baseline", "Z"}, `mongobench: compare: --baseline "Z" names no group: expected one of the groups as given or its letter, A to B`},
+		{"not a property", []string{w, n, "--allow-different", "mongodb.url"}, `"mongodb.url" is no property that shapes the work`},
+		{"bad format", []string{w, n, "--format", "xlsx"}, `mongobench: compare: --format "xlsx" is invalid: expected text, csv or markdown`},
+	}
+	for _, tc := range tests {
+		r := experiment(t, runCompare, append(tc.args, "--store", store)...)
+		if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tc.want) || r.stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.name, r.code, r.stdout, r.stderr, tc.want)
+		}
+	}
+	for _, format := range []string{"text", "csv", "markdown"} {
+		r := experiment(t, runCompare, w, n, "--allow-different", "fieldcount", "--format", format, "--store", store)
+		if r.code != 0 || !strings.Contains(r.stdout, "fieldcount 10 vs 1") || !strings.Contains(r.stdout, "200.0% better") {
+			t.Errorf("%s, fieldcount allowed: exit %d, stderr %q, stdout:\n%s", format, r.code, r.stderr, r.stdout)
 		}
 	}
 }

@@ -13,9 +13,9 @@ func commandFlags() map[string][]flagDef {
 		"run":       benchFlags(&benchArgs{}),
 		"sweep":     append(sweepFlags(sw, &reload, &noReload), helpFlag(&sw.help)),
 		"calibrate": calibrateFlags(&calibrateArgs{}),
-		"compare":   compareFlags(&compareOptions{}, new(string)),
+		"compare":   compareFlags(&compareOptions{}, &compareTexts{}),
 		"history":   historyFlags(&historyOptions{}),
-		"report":    reportFlags(&reportOptions{}, new(string), new(string), new(string)),
+		"report":    reportFlags(&reportOptions{}, new(string), new(string), new(string), new(string)),
 		"server":    serverFlags(&serverOptions{}),
 		"merge":     mergeFlags(&mergeOptions{}),
 	}

@@ -37,18 +37,19 @@ RESULTS are what compare accepts: results files, directories (a sweep's
 flags:`
 
 type reportOptions struct {
-	refs  []string
-	out   string
-	title string
-	notes string
-	alpha float64
-	knee  stats.KneeOptions
-	store storeFlags
-	help  bool
+	refs    []string
+	allowed []string
+	out     string
+	title   string
+	notes   string
+	alpha   float64
+	knee    stats.KneeOptions
+	store   storeFlags
+	help    bool
 }
 
 // reportFlags are report's flags, bound to o and the texts given.
-func reportFlags(o *reportOptions, alpha, kneeT, kneeL *string) []flagDef {
+func reportFlags(o *reportOptions, alpha, kneeT, kneeL, allowed *string) []flagDef {
 	defs := []flagDef{
 		textFlag("o", "FILE", "the page to write (default report.html)", false, &o.out),
 		textFlag("title", "TEXT", "the page's title (default: from the runs)", true, &o.title),
@@ -56,6 +57,7 @@ func reportFlags(o *reportOptions, alpha, kneeT, kneeL *string) []flagDef {
 		textFlag("alpha", "P", "significance level of a comparison's verdicts (default 0.05)", true, alpha),
 		textFlag("knee-throughput", "F", "knee threshold of throughput gain, as for sweep (default 0.05)", true, kneeT),
 		textFlag("knee-latency", "F", "knee threshold of p99 growth, as for sweep (default 0.20)", true, kneeL),
+		textFlag("allow-different", "NAME,...", "properties (or phase) in which two compared groups may\ndiffer, as for compare; the page names the differences", true, allowed),
 	}
 	defs = append(defs, o.store.defs("the results store (default mongobench.db, or $MONGOBENCH_STORE)", readOnlyNoStore)...)
 	return append(defs, helpFlag(&o.help))
@@ -63,14 +65,14 @@ func reportFlags(o *reportOptions, alpha, kneeT, kneeL *string) []flagDef {
 
 // reportHelp is report's help.
 func reportHelp() string {
-	return reportAbout + "\n" + flagsHelp(reportFlags(&reportOptions{}, new(string), new(string), new(string)))
+	return reportAbout + "\n" + flagsHelp(reportFlags(&reportOptions{}, new(string), new(string), new(string), new(string)))
 }
 
 func parseReportArgs(args []string) (*reportOptions, error) {
 	o := &reportOptions{out: "report.html"}
 	alpha := strconv.FormatFloat(stats.DefaultAlpha, 'g', -1, 64)
-	var kneeT, kneeL string
-	defs := reportFlags(o, &alpha, &kneeT, &kneeL)
+	var kneeT, kneeL, allowed string
+	defs := reportFlags(o, &alpha, &kneeT, &kneeL, &allowed)
 	refs, err := newFlagSet("report", defs).parseInterleaved(args)
 	if errors.Is(err, flag.ErrHelp) {
 		o.help, err = true, nil
@@ -93,6 +95,9 @@ func parseReportArgs(args []string) (*reportOptions, error) {
 		}
 	}
 	if o.alpha, err = parseAlpha(alpha); err != nil {
+		return nil, badInputf("report: %w", err)
+	}
+	if o.allowed, err = parseAllowed(allowed); err != nil {
 		return nil, badInputf("report: %w", err)
 	}
 	if strings.TrimSpace(o.out) == "" {
@@ -131,7 +136,10 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	in := buildReportInput(o, groups)
+	in, err := buildReportInput(o, groups)
+	if err != nil {
+		return badInputf("report: %w", err)
+	}
 	in.Notes = notes
 	for _, n := range in.notes {
 		fmt.Fprintf(env.Stderr, "mongobench: report: %s\n", n)
@@ -160,7 +168,7 @@ type reportInput struct {
 // buildReportInput turns the named groups into the report's input: every
 // run; a comparison when there are exactly two groups; the sweep when one
 // group holds the points of a sweep.
-func buildReportInput(o *reportOptions, groups [][]analysis.Run) reportInput {
+func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, error) {
 	in := reportInput{Input: htmlreport.Input{Title: o.title, Version: Version}}
 	seen := map[string]bool{}
 	var all []analysis.Run
@@ -182,7 +190,11 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) reportInput {
 	kind := analysis.ChooseLatency(groups...)
 	switch {
 	case len(groups) == 2:
-		in.Comparison = reportComparison(o.refs[0], o.refs[1], groups[0], groups[1], kind, o.alpha)
+		st, err := newStudy(o.refs, groups, 0, o.alpha, o.allowed, o.knee)
+		if err != nil {
+			return in, err
+		}
+		in.Comparison = reportComparison(o.refs, st)
 	case len(groups) > 2:
 		in.notes = append(in.notes, "a comparison needs exactly two groups of runs: the report shows the runs side by side")
 	}
@@ -192,21 +204,31 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) reportInput {
 		in.Sweep = sw
 		in.notes = append(in.notes, notes...)
 	}
-	return in
+	return in, nil
 }
 
-// reportComparison compares B against A as compare does, in the report's
-// terms. Error counts stay in compare's table: the report's comparison
-// charts throughputs and latencies.
-func reportComparison(aName, bName string, a, b []analysis.Run, kind analysis.LatencyKind, alpha float64) *htmlreport.Comparison {
-	c := &htmlreport.Comparison{A: aName, B: bName, Alpha: alpha}
-	sets, _ := analysis.Pair(aName, bName, a, b)
-	for _, set := range sets {
-		for _, r := range analysis.CompareRows(set.A, set.B, kind, alpha) {
+// reportComparison is the study of two groups in the report's terms.
+// Error counts stay in compare's table: the report's comparison charts
+// throughputs and latencies.
+func reportComparison(refs []string, st *analysis.Study) *htmlreport.Comparison {
+	cmp := st.Comparisons[0]
+	aName, bName := refs[st.Baseline], refs[cmp.Config]
+	c := &htmlreport.Comparison{A: aName, B: bName, Alpha: st.Alpha}
+	if st.Tested > 1 {
+		c.Correction = "Holm"
+	}
+	if t := analysis.DifferencesText(cmp.Differences); t != "" {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s differs from %s in %s (allowed by --allow-different).", bName, aName, t))
+	}
+	for _, n := range st.Notes {
+		c.Notes = append(c.Notes, sentence(n))
+	}
+	for _, set := range cmp.Sets {
+		for _, r := range set.Rows {
 			if r.Figure == analysis.NotOKFigure {
 				continue
 			}
-			op := strings.TrimSpace(set.Point + " " + r.Op)
+			op := strings.Join(strings.Fields(set.Kind+" "+set.Point+" "+r.Op), " ")
 			row := htmlreport.CompareRow{
 				Op: op, Figure: r.Figure, HigherIsBetter: r.HigherIsBetter, Verdict: analysis.VerdictText(r, aName, bName),
 				RelDiff:     math.NaN(),
@@ -218,7 +240,9 @@ func reportComparison(aName, bName string, a, b []analysis.Run, kind analysis.La
 				row.RelDiff = r.Verdict.RelDiff
 			}
 			if r.Tested() {
-				row.P = r.Verdict.P
+				// The p-value the verdict rests on: corrected for the
+				// figures tested with it.
+				row.P = r.AdjustedP
 			}
 			c.Rows = append(c.Rows, row)
 		}

@@ -147,11 +147,16 @@ func TestReportFiles(t *testing.T) {
 	o := &reportOptions{refs: []string{"A", "B"}, alpha: 0.05}
 	file := func(name string) analysis.Run { return analysis.Run{Res: readResults(t, p[name]), Source: p[name]} }
 	// A run in both groups is shown once.
-	in := buildReportInput(o, [][]analysis.Run{{file("a1"), file("a2")}, {file("b1"), file("b2"), file("a1")}})
+	in, err := buildReportInput(o, [][]analysis.Run{{file("a1"), file("a2")}, {file("b1"), file("b2"), file("a1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if in.Comparison == nil || in.Sweep != nil || len(in.Runs) != 4 {
 		t.Fatalf("comparison %v, sweep %v, %d runs; want a comparison of 4 runs", in.Comparison != nil, in.Sweep != nil, len(in.Runs))
 	}
-	in = buildReportInput(o, [][]analysis.Run{{file("a1"), file("a2")}, {file("b1"), file("b2")}})
+	if in, err = buildReportInput(o, [][]analysis.Run{{file("a1"), file("a2")}, {file("b1"), file("b2")}}); err != nil {
+		t.Fatal(err)
+	}
 	row := in.Comparison.Rows[0]
 	if row.Figure != "throughput" || !row.Significant || !strings.HasPrefix(row.Verdict, "significant: B is 100.0% better than A") || row.ALo < 0 {
 		t.Errorf("first row %+v", row)

@@ -12,7 +12,7 @@ import (
 // side by side, one chart per operation), then the table.
 func buildComparison(c *Comparison, bars bool) *compView {
 	a, b := orDefault(c.A, "A"), orDefault(c.B, "B")
-	cv := &compView{A: a, B: b}
+	cv := &compView{A: a, B: b, Notes: c.Notes}
 	if !bars {
 		cv.Rows = compareRows(c)
 		return cv

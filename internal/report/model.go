@@ -114,6 +114,9 @@ type Comparison struct {
 	// Correction names the family-wise correction behind Significant
 	// ("Holm"), empty when each figure was tested on its own.
 	Correction string
+	// Notes say what the comparison left out, separated, or allowed to
+	// differ between the groups; each is shown above the figures.
+	Notes []string
 }
 
 // CompareRow is one figure of one operation in both groups. Lo and Hi bound

@@ -152,6 +152,7 @@ type cell struct{ V, Sub string }
 // compView is the section of a comparison.
 type compView struct {
 	A, B    string
+	Notes   []string
 	Figures []figureView
 	Rows    []compRow
 }

@@ -1,0 +1,136 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// PhaseProperty names the phase (load or run) where differences between
+// runs are listed, and in --allow-different.
+const PhaseProperty = "phase"
+
+// observational are the known properties that change how a run is
+// observed, reported or how long it lasts, or which server it ran
+// against, but not the work each operation does: runs that differ only in
+// them measured the same thing. The server (mongodb.url) is what a study
+// most often compares: SSD against ESSD, sharded against not.
+var observational = map[string]bool{
+	"label": true, "status.interval": true, "exporter": true, "exportfile": true,
+	"measurementtype": true, "measurement.interval": true, "hdrhistogram.percentiles": true,
+	"hdrhistogram.fileoutput": true, "hdrhistogram.output.path": true, "seed": true,
+	"mongodb.url": true, "mongodb.connecttimeout": true, "operationcount": true,
+	"maxexecutiontime": true, "warmuptime": true, "optimeout": true,
+}
+
+// ShapesWork reports whether a property shapes the work a run does: a
+// property mongobench reads, other than those that only observe. Unknown
+// properties are ignored by mongobench, so they cannot shape anything;
+// dotransactions is the phase, which is compared as such.
+func ShapesWork(name string) bool {
+	return workload.IsKnown(name) && !workload.IgnoredProperties[name] && !observational[name] && name != "dotransactions"
+}
+
+// Difference is one property on which two runs disagree.
+type Difference struct {
+	Property string
+	A, B     string // the values; "" when the run has the property unset
+}
+
+func (d Difference) String() string {
+	return fmt.Sprintf("%s %s vs %s", d.Property, orText(d.A, "(unset)"), orText(d.B, "(unset)"))
+}
+
+// Differences lists the properties shaping the work on which a and b
+// disagree, the phase first, then by name; ignore names those a study
+// varies or allows to differ. A property recorded by only one of the runs
+// (a file from an older version) is not counted: it is unknown, not
+// different.
+func Differences(a, b *results.Results, ignore map[string]bool) []Difference {
+	var diffs []Difference
+	if a.Phase != b.Phase && !ignore[PhaseProperty] {
+		diffs = append(diffs, Difference{PhaseProperty, a.Phase, b.Phase})
+	}
+	var names []string
+	for k, va := range a.Config {
+		vb, ok := b.Config[k]
+		if ok && va != vb && !ignore[k] && ShapesWork(k) {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		diffs = append(diffs, Difference{k, a.Config[k], b.Config[k]})
+	}
+	return diffs
+}
+
+// DifferencesText lists differences on one line: "fieldcount 10 vs 1,
+// phase load vs run".
+func DifferencesText(diffs []Difference) string {
+	parts := make([]string, len(diffs))
+	for i, d := range diffs {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Kind is a set of runs that did the same work: same phase, same
+// properties, except those the study varies or allows to differ.
+type Kind struct {
+	Runs []Run
+}
+
+// Phase is the phase of the kind's runs.
+func (k Kind) Phase() string { return k.Runs[0].Res.Phase }
+
+// Separate splits runs into kinds, in the order their first runs come.
+// Each run joins the first kind whose first run did the same work.
+func Separate(runs []Run, ignore map[string]bool) []Kind {
+	var kinds []Kind
+	for _, r := range runs {
+		i := slices.IndexFunc(kinds, func(k Kind) bool { return len(Differences(k.Runs[0].Res, r.Res, ignore)) == 0 })
+		if i < 0 {
+			kinds = append(kinds, Kind{})
+			i = len(kinds) - 1
+		}
+		kinds[i].Runs = append(kinds[i].Runs, r)
+	}
+	return kinds
+}
+
+// describeKinds names each kind by what sets it apart from the others:
+// "load phase", "run phase, readproportion=0.9 insertproportion=0.1".
+func describeKinds(kinds []Kind, ignore map[string]bool) []string {
+	apart := map[string]bool{}
+	for i := range kinds {
+		for j := range i {
+			for _, d := range Differences(kinds[j].Runs[0].Res, kinds[i].Runs[0].Res, ignore) {
+				apart[d.Property] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(apart))
+	for n := range apart {
+		if n != PhaseProperty {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		s := k.Phase() + " phase"
+		var kv []string
+		for _, n := range names {
+			kv = append(kv, n+"="+orText(k.Runs[0].Res.Config[n], "(unset)"))
+		}
+		if len(kv) > 0 {
+			s += ", " + strings.Join(kv, " ")
+		}
+		out[i] = s
+	}
+	return out
+}
