@@ -15,7 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-const historyAbout = `usage: mongobench history [--label L] [--sweep ID] [--phase load|run] [--limit N] [-v]
+const historyAbout = `usage: mongobench history [--label L] [--sweep ID] [--phase load|run] [--limit N] [-v] [--format F]
 
 Lists the runs recorded in the results store, newest first: their run ids
 (which compare and report accept), labels, sweeps, points and figures.
@@ -33,6 +33,7 @@ const maxHistoryLimit = 1_000_000_000
 type historyOptions struct {
 	filter  store.Filter
 	verbose bool
+	format  tableFormat
 	store   storeFlags
 	help    bool
 }
@@ -52,6 +53,12 @@ func historyFlags(o *historyOptions) []flagDef {
 			return nil
 		}),
 		switchFlag("v", "also print each run's command line", false, &o.verbose),
+		funcFlag("format", "FORMAT", "text (default), csv or markdown", true, func(v string) (err error) {
+			if o.format, err = parseTableFormat(v); err != nil {
+				return badInputf("history: %w", err)
+			}
+			return nil
+		}),
 	}
 	defs = append(defs, o.store.defs("the results store (default mongobench.db, or $MONGOBENCH_STORE)", readOnlyNoStore)...)
 	return append(defs, helpFlag(&o.help))
@@ -130,6 +137,15 @@ func runHistory(ctx context.Context, args []string, env Env) error {
 		runs = runs[:o.filter.Limit]
 	}
 	head := []string{"id", "start (UTC)", "label", "phase", "runtime(s)", "operations", "throughput(ops/s)", "sweep", "point", "trial", "note"}
+	// A spreadsheet wants empty cells and every digit; the terminal a dash
+	// and the digits that matter.
+	none, throughput := "-", func(v float64) string { return formatFigure(v, "ops/s") }
+	if o.format == csvFormat {
+		none, throughput = "", func(v float64) string { return number(v, true) }
+	}
+	if o.verbose && o.format != textFormat {
+		head = append(head, "command")
+	}
 	rows := make([][]string, 0, len(runs))
 	for _, r := range runs {
 		trial, point := "", ""
@@ -142,15 +158,19 @@ func runHistory(ctx context.Context, args []string, env Env) error {
 		if r.Partial {
 			note = "partial"
 		}
-		rows = append(rows, []string{
-			strconv.FormatInt(r.ID, 10), r.Start.UTC().Format("2006-01-02 15:04:05"), orText(r.Label, "-"), r.Phase,
+		row := []string{
+			strconv.FormatInt(r.ID, 10), r.Start.UTC().Format("2006-01-02 15:04:05"), orText(r.Label, none), r.Phase,
 			strconv.FormatFloat(float64(r.RuntimeMs)/1000, 'f', 2, 64), strconv.FormatInt(r.Operations, 10),
-			formatFigure(r.Throughput, "ops/s"), orText(r.SweepID, "-"), orText(point, "-"), orText(trial, "-"), note,
-		})
+			throughput(r.Throughput), orText(r.SweepID, none), orText(point, none), orText(trial, none), note,
+		}
+		if o.verbose && o.format != textFormat {
+			row = append(row, strings.Join(r.Command, " "))
+		}
+		rows = append(rows, row)
 	}
-	left := map[int]bool{1: true, 2: true, 3: true, 7: true, 8: true, 10: true}
-	writeTable(env.Stdout, head, rows, left)
-	if o.verbose {
+	left := map[int]bool{1: true, 2: true, 3: true, 7: true, 8: true, 10: true, 11: true}
+	writeTableAs(env.Stdout, o.format, head, rows, left)
+	if o.verbose && o.format == textFormat {
 		fmt.Fprintln(env.Stdout)
 		cmds := make([][]string, 0, len(runs))
 		for _, r := range runs {

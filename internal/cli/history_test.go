@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,7 +58,7 @@ func TestLabelledSweeps(t *testing.T) {
 	if base[0].SweepID == tuned[0].SweepID {
 		t.Fatalf("both sweeps have id %s", base[0].SweepID)
 	}
-	verdictLine := regexp.MustCompile(`(significant: B is [0-9.]+% (better|worse) than A \(p=[0-9.e-]+\)|no significant difference \(p=[0-9.e-]+\)|every operation OK on both sides)$`)
+	verdictLine := regexp.MustCompile(`(significant: B is [0-9.]+% (better|worse) than A \(p=[0-9.e-]+, Holm [0-9.e-]+\)|no significant difference( once corrected for [0-9]+ figures)? \(p=[0-9.e-]+(, Holm [0-9.e-]+)?\)|every operation OK on both sides)$`)
 
 	t.Run("compare labels", func(t *testing.T) {
 		r := experiment(t, runCompare, "baseline", "tuned", "--store", db)
@@ -67,7 +68,7 @@ func TestLabelledSweeps(t *testing.T) {
 		for _, want := range []string{
 			"A: baseline: 4 runs (store runs ", "B: tuned: 6 runs (store runs ", "2 warm-up run(s) of B left out",
 			"threadcount=1: 2 runs of A against 2 runs of B", "threadcount=2: 2 runs of A against 2 runs of B",
-			"verdict: B is significantly better in ",
+			"verdict: B against A is significantly better in ", "figures were tested together",
 		} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("compare output lacks %q:\n%s", want, r.stdout)
@@ -82,9 +83,9 @@ func TestLabelledSweeps(t *testing.T) {
 				}
 			}
 		}
-		// Per point: throughput, four percentiles and errors.
-		if rows != 12 {
-			t.Errorf("%d figure rows, want 12:\n%s", rows, r.stdout)
+		// Per point: throughput, average, four percentiles and errors.
+		if rows != 14 {
+			t.Errorf("%d figure rows, want 14:\n%s", rows, r.stdout)
 		}
 	})
 
@@ -165,6 +166,16 @@ func TestLabelledSweeps(t *testing.T) {
 		}
 		if !strings.Contains(v.stderr, "showing the newest 1 runs") {
 			t.Errorf("history --limit 1 does not say there are more:\n%s", v.stderr)
+		}
+		// For a spreadsheet: a header, a row per run, every digit.
+		csvOut := experiment(t, runHistory, "--format", "csv", "--label", "baseline", "-v", "--store", db)
+		recs, err := csv.NewReader(strings.NewReader(csvOut.stdout)).ReadAll()
+		if err != nil || len(recs) != 5 || recs[0][6] != "throughput(ops/s)" || recs[0][11] != "command" || recs[1][2] != "baseline" || !strings.HasPrefix(recs[1][11], "mongobench run mongodb") {
+			t.Errorf("history --format csv -v: %v, %q", err, csvOut.stdout)
+		}
+		md := experiment(t, runHistory, "--format", "markdown", "--label", "baseline", "--store", db)
+		if lines := strings.Split(strings.TrimSpace(md.stdout), "\n"); len(lines) != 6 || !strings.HasPrefix(lines[1], "|---:|---|---|---|") {
+			t.Errorf("history --format markdown:\n%s", md.stdout)
 		}
 		typo := experiment(t, runHistory, "--label", "basline", "--store", db)
 		if typo.code != ExitBadInput || !strings.Contains(typo.stderr, `close labels: "baseline"`) {
