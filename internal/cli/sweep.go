@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -66,6 +67,7 @@ type sweepOptions struct {
 	reload       *bool // nil: reload when a varied property shapes the data
 	outDir       string
 	knee         stats.KneeOptions
+	format       tableFormat
 	store        storeFlags
 	help         bool
 }
@@ -123,6 +125,10 @@ func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
 			}
 			o.knee.MaxX = float64(n)
 			return nil
+		}),
+		funcFlag("format", "FORMAT", "the table as text (default), csv or markdown; with csv\nthe knee goes to stderr", true, func(v string) (err error) {
+			o.format, err = parseTableFormat(v)
+			return err
 		}),
 	}
 	return append(defs, o.store.defs("the results store (default mongobench.db, or $MONGOBENCH_STORE)", "record nothing")...)
@@ -727,7 +733,13 @@ func (s *sweeper) run(ctx context.Context, series []*seriesPlan) error {
 			break
 		}
 	}
-	if len(knees) > 0 {
+	switch {
+	case len(knees) > 0 && s.o.format == csvFormat:
+		// Stdout is the table alone, for a spreadsheet to read.
+		for _, k := range knees {
+			fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: %s\n", s.id, k)
+		}
+	case len(knees) > 0:
 		fmt.Fprintln(s.env.Stdout)
 		for _, k := range knees {
 			fmt.Fprintln(s.env.Stdout, k)
@@ -1242,11 +1254,29 @@ func (t *sweepTable) add(head string, width int) {
 }
 
 func (t *sweepTable) header() {
-	fmt.Fprintln(t.w, formatRow(t.head, t.widths, map[int]bool{len(t.head) - 1: true}))
+	switch t.s.o.format {
+	case csvFormat, markdownFormat:
+		left := map[int]bool{len(t.head) - 1: true}
+		for i := range t.s.o.dims {
+			left[i] = true
+		}
+		writeTableAs(t.w, t.s.o.format, t.head, nil, left)
+	default:
+		fmt.Fprintln(t.w, formatRow(t.head, t.widths, map[int]bool{len(t.head) - 1: true}))
+	}
 }
 
 func (t *sweepTable) print(cells []string) {
-	fmt.Fprintln(t.w, formatRow(cells, t.widths, map[int]bool{len(cells) - 1: true}))
+	switch t.s.o.format {
+	case csvFormat:
+		cw := csv.NewWriter(t.w)
+		_ = cw.Write(cells)
+		cw.Flush()
+	case markdownFormat:
+		fmt.Fprintln(t.w, markdownRow(cells))
+	default:
+		fmt.Fprintln(t.w, formatRow(cells, t.widths, map[int]bool{len(cells) - 1: true}))
+	}
 }
 
 func (t *sweepTable) pointCells(p *sweepPoint) []string {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
@@ -534,5 +535,35 @@ func TestExperimentBadInput(t *testing.T) {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("bad input left %s behind", p)
 		}
+	}
+}
+
+// TestSweepFormats prints a sweep's table as CSV, the knee apart on
+// stderr so that stdout is the table alone, and as Markdown.
+func TestSweepFormats(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	url := freshURL(t)
+	sweep := func(format string) cmdResult {
+		r := experiment(t, runSweep, "-P", "workloadc", "-p", "recordcount=50", "-p", "operationcount=100", "-p", "mongodb.url="+url,
+			"--vary", "threads=1,2", "--repeat", "2", "--format", format, "--no-store", "--out-dir", filepath.Join(dir, format))
+		if r.code != 0 {
+			t.Fatalf("--format %s: exit %d\n%s\n%s", format, r.code, r.stdout, r.stderr)
+		}
+		return r
+	}
+	r := sweep("csv")
+	recs, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	// A header, then per point two trials and their mean.
+	if err != nil || len(recs) != 7 || recs[0][0] != "threads" || recs[0][2] != "runtime(s)" || recs[3][1] != "mean" || recs[6][0] != "2" {
+		t.Fatalf("csv table (err %v):\n%s", err, r.stdout)
+	}
+	if !strings.Contains(r.stderr, ": knee: ") && !strings.Contains(r.stderr, ": no knee: ") {
+		t.Errorf("the knee is not on stderr:\n%s", r.stderr)
+	}
+	md := sweep("markdown")
+	lines := strings.Split(strings.TrimSpace(md.stdout), "\n")
+	if len(lines) < 8 || !strings.HasPrefix(lines[0], "| threads | trial |") || !strings.HasPrefix(lines[1], "|---|---:|") || !strings.HasPrefix(lines[2], "| 1 | 1 |") {
+		t.Errorf("markdown table:\n%s", md.stdout)
 	}
 }
