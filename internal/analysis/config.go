@@ -14,16 +14,18 @@ import (
 const PhaseProperty = "phase"
 
 // observational are the known properties that change how a run is
-// observed, reported or how long it lasts, or which server it ran
-// against, but not the work each operation does: runs that differ only in
-// them measured the same thing. The server (mongodb.url) is what a study
-// most often compares: SSD against ESSD, sharded against not.
+// observed, reported or how long it lasts, or which server and collection
+// it ran against and how that collection is sharded, but not the work each
+// operation does: runs that differ only in them measured the same thing.
+// The system under test is what a study most often compares: SSD against
+// ESSD, sharded against not.
 var observational = map[string]bool{
 	"label": true, "status.interval": true, "exporter": true, "exportfile": true,
 	"measurementtype": true, "measurement.interval": true, "hdrhistogram.percentiles": true,
 	"hdrhistogram.fileoutput": true, "hdrhistogram.output.path": true, "seed": true,
 	"mongodb.url": true, "mongodb.connecttimeout": true, "operationcount": true,
 	"maxexecutiontime": true, "warmuptime": true, "optimeout": true,
+	"table": true, "mongodb.shardkey": true, "mongodb.shardkey.chunks": true,
 }
 
 // ShapesWork reports whether a property shapes the work a run does: a

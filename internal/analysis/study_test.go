@@ -45,8 +45,9 @@ func TestStudyKinds(t *testing.T) {
 			},
 			[]string{"run phase, insertproportion=0.05 readproportion=0.95|:2/1", "run phase, insertproportion=0.1 readproportion=0.9|:1/1"},
 			[]string{"A holds runs of 2 kinds", "B holds runs of 2 kinds"}},
-		// Another server and another seed measured the same work.
-		{"server differs", [][]Run{{runOf(t, run, 100)}, {runOf(t, run, 90, "mongodb.url", "mongodb://b/", "seed", "7")}}, []string{"|:1/1"}, nil},
+		// Another server, collection, shard key and seed measured the
+		// same work.
+		{"server differs", [][]Run{{runOf(t, run, 100)}, {runOf(t, run, 90, "mongodb.url", "mongodb://b/", "seed", "7", "table", "t2", "mongodb.shardkey", "_id:hashed")}}, []string{"|:1/1"}, nil},
 		// Only the baseline has a load phase: said, not compared.
 		{"kind only in A", [][]Run{{runOf(t, load, 100), runOf(t, run, 200)}, {runOf(t, run, 210)}},
 			[]string{"run phase|:1/1"}, []string{"A's load phase runs have no counterpart in B: not compared"}},
