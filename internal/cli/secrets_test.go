@@ -99,6 +99,9 @@ func TestPasswordNeverShown(t *testing.T) {
 	if err := os.WriteFile(propsFile, []byte("recordcount=50\noperationcount=100\nmongodb.url="+fileURL+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Mkdir(filepath.Join(dir, "parts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	common := []string{"-s", "-p", "status.interval=1"}
 	type run struct {
 		name string
@@ -124,6 +127,13 @@ func TestPasswordNeverShown(t *testing.T) {
 		{"report", []string{"report", "secret-file", "secret-env", "-o", filepath.Join(dir, "report.html")}, nil, 0, nil},
 		{"report sweep", []string{"report", filepath.Join(dir, "sweep"), "-o", filepath.Join(dir, "sweep-report.html")}, nil, 0, nil},
 		{"compare", []string{"compare", "secret-file", "secret-env"}, nil, 0, nil},
+		// Two parts of one load, started at an instant already past (no
+		// barrier to wait at), and their merge.
+		{"load part 0", append([]string{"load", "mongodb", "-P", "workloadc", "-p", "recordcount=50", "-p", "mongodb.url=" + rawURL, "-p", "table=parts",
+			"--part", "0/2", "--start-at", "2020-01-01T00:00:00Z", "--out", filepath.Join(dir, "parts", "p0.json")}, common...), nil, 0, nil},
+		{"load part 1", append([]string{"load", "mongodb", "-P", "workloadc", "-p", "recordcount=50", "-p", "mongodb.url=" + rawURL, "-p", "table=parts",
+			"--part", "1/2", "--start-at", "2020-01-01T00:00:00Z", "--out", filepath.Join(dir, "parts", "p1.json")}, common...), nil, 0, nil},
+		{"merge", []string{"merge", filepath.Join(dir, "parts"), "-o", filepath.Join(dir, "merged.json")}, nil, 0, nil},
 		{"history", []string{"history"}, nil, 0, nil},
 		{"history -v", []string{"history", "-v"}, nil, 0, nil},
 		// SCRAM is refused by FerretDB: the authentication error path,
