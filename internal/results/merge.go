@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -279,23 +280,36 @@ func mergeHistogram(acc **hdrhistogram.Histogram, from *hdrhistogram.Histogram) 
 	return nil
 }
 
-// mergeIntervals combines the intervals of the parts by index, on the time
-// base of the merged run, which starts at start.
+// mergeIntervals combines the intervals of the parts on the time base of
+// the merged run, which starts at start. A part's interval i goes to
+// interval i of the whole, shifted by as many whole intervals as the part
+// started after start: parts that started together (within half an
+// interval) are combined by index, and one that started late, say past
+// its --start-at, lands where its intervals were in time.
 func mergeIntervals(sums []partIntervals, start time.Time) []measure.IntervalStats {
+	offsets := make([]int, len(sums))
 	n := 0
-	for _, s := range sums {
-		n = max(n, len(s.intervals))
+	for p, s := range sums {
+		var length int64
+		for _, iv := range s.intervals {
+			length = max(length, iv.EndNs-iv.StartNs)
+		}
+		if shift := s.start.Sub(start); length > 0 {
+			offsets[p] = int(math.Round(float64(shift) / float64(length)))
+		}
+		n = max(n, offsets[p]+len(s.intervals))
 	}
 	out := make([]measure.IntervalStats, n)
 	for i := range out {
 		out[i].Index = i
 		first := true
 		var ms []measure.MeasurementStats
-		for _, s := range sums {
-			if i >= len(s.intervals) {
+		for p, s := range sums {
+			k := i - offsets[p]
+			if k < 0 || k >= len(s.intervals) {
 				continue
 			}
-			iv := s.intervals[i]
+			iv := s.intervals[k]
 			shift := int64(s.start.Sub(start))
 			if first || iv.StartNs+shift < out[i].StartNs {
 				out[i].StartNs = iv.StartNs + shift

@@ -240,3 +240,28 @@ func BenchmarkMerge1000Parts(b *testing.B) {
 		}
 	}
 }
+
+// TestMergeAlignsALatePart: a part that started a whole interval after the
+// others (past its --start-at) adds its intervals where they were in time.
+func TestMergeAlignsALatePart(t *testing.T) {
+	t.Parallel()
+	a := partResults(t, 0, 3, testStart, nil, span(1, 100, 1))
+	b := partResults(t, 1, 3, testStart.Add(40*time.Millisecond), nil, span(1, 200, 1))
+	c := partResults(t, 2, 3, testStart.Add(10*time.Second), nil, span(1, 300, 1))
+	m, err := Merge(a, b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Intervals) != 2 {
+		t.Fatalf("%d intervals, want 2: %+v", len(m.Intervals), m.Intervals)
+	}
+	// a and b within 40 ms of each other share interval 0; c's first
+	// interval is the whole's second.
+	if m.Intervals[0].Operations != 300 || m.Intervals[1].Operations != 300 ||
+		m.Intervals[1].StartS != 10 || m.Intervals[1].EndS != 20 || m.Intervals[0].EndS != 10.04 {
+		t.Errorf("intervals %+v", m.Intervals)
+	}
+	if m.Extra.Merged.StartSkewMs != 10000 {
+		t.Errorf("start skew %v ms, want 10000", m.Extra.Merged.StartSkewMs)
+	}
+}
