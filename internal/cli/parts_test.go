@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
@@ -112,9 +113,16 @@ func TestPartitionedRunMerges(t *testing.T) {
 	// The parts agree on one start, reached at the barrier, and on their
 	// shares of the whole.
 	var startAt string
+	var first, last time.Time
 	hists := map[string]*hdrhistogram.Histogram{}
 	for i := range parts {
 		r := readResultsFile(t, filepath.Join(runDir, "run-"+strconv.Itoa(i)+".json"))
+		if i == 0 || r.Start.Before(first) {
+			first = r.Start
+		}
+		if i == 0 || r.Start.After(last) {
+			last = r.Start
+		}
 		p := r.Extra.Part
 		if p == nil || p.Index != i || p.Count != parts || p.Sync != "barrier" || p.Whole.OperationCount != 600 {
 			t.Fatalf("part %d records %+v", i, p)
@@ -148,8 +156,10 @@ func TestPartitionedRunMerges(t *testing.T) {
 	if got := s.int(t, "INSERT", "Return=OK"); got != inserts {
 		t.Errorf("merged inserts %d, want the parts' %d", got, inserts)
 	}
-	if s.int(t, "PARTS", "Parts") != parts || s.float(t, "PARTS", "StartSkew(ms)") < 0 {
-		t.Errorf("parts lines %v", s["PARTS"])
+	// The skew is how far apart the parts' recorded starts are.
+	skew := strconv.FormatFloat(float64(last.Sub(first).Microseconds())/1000, 'f', 3, 64)
+	if s.int(t, "PARTS", "Parts") != parts || s["PARTS"]["StartSkew(ms)"] != skew || !strings.HasPrefix(s["PARTS"]["RunID"], "run-") {
+		t.Errorf("parts lines %v, want %d parts %s ms apart", s["PARTS"], parts, skew)
 	}
 	// Exact: the merged histograms are those of every part's values, and
 	// the printed percentiles theirs.
