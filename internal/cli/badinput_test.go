@@ -51,8 +51,8 @@ func TestBadInput(t *testing.T) {
 		want string // stderr after "mongobench: "
 	}
 	tests := []row{
-		{"unknown command", []string{"bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, version, help`},
-		{"unknown help topic", []string{"help", "bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, version, help`},
+		{"unknown command", []string{"bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, version, help`},
+		{"unknown help topic", []string{"help", "bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, version, help`},
 		{"unknown binding", []string{"run", "cassandra", "-P", "workloada"}, `unknown binding "cassandra": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},
 		// The URL typed where the binding goes: quoted back, password masked.
 		{"URL as binding", []string{"run", "mongodb://u:S3NTINEL@h/db"}, `unknown binding "mongodb://u:***@h/db": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},

@@ -75,6 +75,7 @@ usage:
   mongobench history [--label L] [--sweep ID] [--limit N]
   mongobench report RESULTS... [-o report.html]
   mongobench calibrate [-threads LIST] [-P file]... [-p name=value]... [--repeat N] [--json PATH]
+  mongobench k8s --parts N --image IMAGE --results-claim CLAIM [flags] run|load mongodb [flags]
   mongobench version
   mongobench help [command]
 
@@ -199,6 +200,7 @@ func commands() []command {
 		{name: "history", run: runHistory, help: historyHelp},
 		{name: "report", run: runReportCmd, help: reportHelp},
 		{name: "calibrate", run: runCalibrate, help: calibrateHelp},
+		{name: "k8s", run: runK8s, help: k8sHelp},
 		{name: "version", aliases: []string{"--version", "-version"}, run: runVersion, help: versionHelp},
 		{name: "help", aliases: []string{"-h", "--help", "-help"}, run: runHelp, help: func() string { return usage }},
 	}

@@ -30,7 +30,7 @@ func TestHelpEverywhere(t *testing.T) {
 // -update rewrites it.
 func TestHelpGolden(t *testing.T) {
 	t.Parallel()
-	for _, cmd := range []string{"load", "run", "sweep", "calibrate", "compare", "history", "report", "server", "merge"} {
+	for _, cmd := range []string{"load", "run", "sweep", "calibrate", "compare", "history", "report", "server", "merge", "k8s"} {
 		r := mongobench(t, "help", cmd)
 		if r.code != 0 || r.stderr != "" {
 			t.Fatalf("help %s: exit %d, stderr %q", cmd, r.code, r.stderr)
