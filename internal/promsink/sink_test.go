@@ -361,6 +361,21 @@ func resolve(t *testing.T, transactions bool, props ...string) *workload.Spec {
 // of a sink fed two hand-made intervals; golden.
 func TestTextExposition(t *testing.T) {
 	t.Parallel()
+	var buf bytes.Buffer
+	enc := expfmt.NewEncoder(&buf, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, mf := range gather(t, fedSink(t)) {
+		if err := enc.Encode(mf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden.Check(t, "exposition.txt", buf.String())
+}
+
+// fedSink is a sink fed two hand-made intervals of a throttled run, with
+// every kind of series: successes and failures, service and intended
+// latency, schedule lag.
+func fedSink(t *testing.T) *Sink {
+	t.Helper()
 	s := New(Options{Part: 0, Parts: 1})
 	var progress runner.Progress
 	if err := s.Open(bench.Phase{Command: "run", Target: 500, Progress: &progress}); err != nil {
@@ -396,18 +411,18 @@ func TestTextExposition(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return s
+}
+
+// gather is what a registry holding only s serves, checked as strictly
+// as the library checks anything.
+func gather(t *testing.T, s *Sink) []*dto.MetricFamily {
+	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(s)
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	enc := expfmt.NewEncoder(&buf, expfmt.NewFormat(expfmt.TypeTextPlain))
-	for _, mf := range mfs {
-		if err := enc.Encode(mf); err != nil {
-			t.Fatal(err)
-		}
-	}
-	golden.Check(t, "exposition.txt", buf.String())
+	return mfs
 }
