@@ -126,9 +126,10 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 	}{
 		{a.out != "", "--out"}, {a.dataDir != "", "--data-dir"}, {a.metricsAddr != "", "--metrics-addr"},
 		{a.store.path != "" || a.store.disabled, "--store and --no-store"}, {a.help, "-h"},
+		{a.parts.part != "" || a.parts.parts != 0, "the part (--part, --parts)"}, {a.parts.runID != "", "--run-id"},
 	} {
 		if f.set {
-			return badInputf("k8s: %s: %s is set for each pod by k8s (results to the claim, no store, metrics on --metrics-port): leave it out", command, f.flag)
+			return badInputf("k8s: %s: %s is set for each pod by k8s (its part, the run id, results to the claim, no store, metrics on --metrics-port): leave it out", command, f.flag)
 		}
 	}
 	props, err := a.loadProperties()
@@ -185,7 +186,9 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 }
 
 // partFlags are the flags that make a pod one part of N: its part is the
-// completion index Kubernetes gives it.
+// completion index Kubernetes gives it ($JOB_COMPLETION_INDEX), and the
+// parts meet at the barrier under the run id $MONGOBENCH_RUN_ID, the
+// Job's uid.
 func partFlags(parts int) []string {
 	return []string{"--parts", strconv.Itoa(parts)}
 }

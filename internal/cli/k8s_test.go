@@ -1,9 +1,15 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -220,9 +226,10 @@ func TestK8sBadInput(t *testing.T) {
 			"k8s: -p mongodb.url holds a password, which a manifest must not: kubectl create secret generic mongobench-url --from-literal=url='URL', then --url-secret mongobench-url"},
 		{"no URL", with(nil, "run", "mongodb", "-P", "workloada"), "k8s: the pods need the server's URL: give -p mongodb.url=mongodb://HOST:27017/ycsb, or a Secret with --url-secret"},
 		{"URL twice", with([]string{"--url-secret", "s"}, run...), "k8s: both -p mongodb.url and --url-secret name the server: keep one (the URL in the Secret, if it holds a password)"},
-		{"--out in the command", with(nil, append(run, "--out", "r.json")...), "k8s: run: --out is set for each pod by k8s (results to the claim, no store, metrics on --metrics-port): leave it out"},
+		{"--out in the command", with(nil, append(run, "--out", "r.json")...), "k8s: run: --out is set for each pod by k8s (its part, the run id, results to the claim, no store, metrics on --metrics-port): leave it out"},
+		{"--parts in the command", with(nil, append(run, "--parts", "4")...), "k8s: run: the part (--part, --parts) is set for each pod by k8s (its part, the run id, results to the claim, no store, metrics on --metrics-port): leave it out"},
 		{"bad property", with(nil, append(run, "-threads", "0")...), `k8s: threadcount="0" is invalid: expected a whole number from 1 to 1048576`},
-		{"bad command flag", with(nil, append(run, "--bogus")...), "k8s: run: unknown flag -bogus: accepted flags are -P, -p, -threads, -target, -l, -s, -db, --out, --data-dir, --max-errors, --max-error-rate, --warmup, --drop, --metrics-addr, --store, --no-store, -h"},
+		{"bad command flag", with(nil, append(run, "--bogus")...), "k8s: run: unknown flag -bogus: accepted flags are " + acceptedFlags(benchFlags(&benchArgs{}), false)},
 		{"bad name", with([]string{"--name", "YCSB_A"}, run...), `k8s: name "YCSB_A" is invalid: expected at most 47 lower-case letters, digits and '-', starting and ending with a letter or digit`},
 		{"bad memory", with([]string{"--memory", "lots"}, run...), `k8s: memory "lots" is invalid: expected a positive Kubernetes quantity, such as 2 or 500m for cpu, 2Gi for memory`},
 		{"missing -P file", with(nil, "run", "mongodb", "-P", "nosuchfile", "-p", "mongodb.url=mongodb://db/x"), "k8s: cannot read workload file nosuchfile: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf, workload_s6)"},
@@ -238,5 +245,92 @@ func TestK8sBadInput(t *testing.T) {
 				t.Errorf("stderr:\n got %q\nwant %q", r.stderr, want)
 			}
 		})
+	}
+}
+
+// TestK8sPodCommandRunsAsParts runs the pod command of printed manifests,
+// as Kubernetes would in each pod, as N in-process parts against the test
+// server: the env the Job gives each pod ($JOB_COMPLETION_INDEX, the run
+// id, the URL from the Secret), the results volume a directory here, the
+// metrics port a free one. The parts of the load and of a run of workload
+// D (inserts) meet at their barrier, and their results files merge into
+// the whole: every record loaded once, every operation counted, no
+// duplicate key.
+func TestK8sPodCommandRunsAsParts(t *testing.T) {
+	t.Parallel()
+	const parts = 4
+	url := freshURL(t)
+	dir := t.TempDir()
+	phases := []struct {
+		command []string
+		ops     int64
+	}{
+		{[]string{"load", "mongodb", "-P", "workloadd", "-p", "recordcount=400", "-threads", "2"}, 400},
+		{[]string{"run", "mongodb", "-P", "workloadd", "-p", "recordcount=400", "-p", "operationcount=800", "-threads", "2"}, 800},
+	}
+	for _, ph := range phases {
+		name := ph.command[0]
+		r := mongobench(t, append([]string{"k8s", "--parts", strconv.Itoa(parts), "--image", "mb:test", "--results-claim", "res",
+			"--url-secret", "mongobench-url", "--name", name}, ph.command...)...)
+		if r.code != ExitOK {
+			t.Fatalf("k8s: exit %d: %s", r.code, r.stderr)
+		}
+		m := decodeManifest(t, r.stdout)
+		podArgs := m.jobs[0].Spec.Template.Spec.Containers[0].Args
+		results := filepath.Join(dir, name)
+		if err := os.Mkdir(results, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		codes := make([]int, parts)
+		stderrs := make([]bytes.Buffer, parts)
+		for i := range parts {
+			args := make([]string, len(podArgs))
+			for j, a := range podArgs {
+				a = strings.ReplaceAll(a, "$(JOB_COMPLETION_INDEX)", strconv.Itoa(i))
+				a = strings.Replace(a, "/results/", results+"/", 1)
+				if a == ":9100" {
+					a = "127.0.0.1:0"
+				}
+				args[j] = a
+			}
+			env := map[string]string{"JOB_COMPLETION_INDEX": strconv.Itoa(i), "MONGOBENCH_RUN_ID": "uid-" + name, "MONGOBENCH_URL": url}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				codes[i] = Main(context.Background(), args, Env{Stdout: io.Discard, Stderr: &stderrs[i], Getenv: func(k string) string { return env[k] }})
+			}()
+		}
+		wg.Wait()
+		for i, code := range codes {
+			if code != ExitOK {
+				t.Fatalf("%s part %d: exit %d: %s", name, i, code, stderrs[i].String())
+			}
+		}
+		merged := filepath.Join(dir, name+".json")
+		r = mongobench(t, "merge", results, "-o", merged, "--no-store")
+		if r.code != ExitOK {
+			t.Fatalf("merge %s: exit %d: %s", name, r.code, r.stderr)
+		}
+		s := parseSummary(t, r.stdout)
+		var ops int64
+		for _, op := range []string{"READ", "INSERT"} {
+			if _, ok := s[op]; ok {
+				ops += s.int(t, op, "Operations")
+			}
+		}
+		if ops != ph.ops {
+			t.Errorf("%s: merged %d reads and inserts, want %d:\n%s", name, ops, ph.ops, r.stdout)
+		}
+		if got := s["PARTS"]["Parts"]; got != strconv.Itoa(parts) {
+			t.Errorf("%s: merged %s parts, want %d:\n%s", name, got, parts, r.stdout)
+		}
+		for op, sec := range s {
+			for k, v := range sec {
+				if strings.HasPrefix(k, "Return=") && k != "Return=OK" && k != "Return=NOT_FOUND" {
+					t.Errorf("%s: [%s] %s %s: a part failed operations (duplicate keys?)", name, op, k, v)
+				}
+			}
+		}
 	}
 }

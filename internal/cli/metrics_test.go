@@ -9,10 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
-// TestMetricsAddr runs a benchmark with --metrics-addr and scrapes it
-// while it runs. The endpoint's sink is fed each interval before the
+// TestMetricsAddr runs part 1 of 3 of a benchmark with --metrics-addr
+// and scrapes it while it runs. The endpoint's sink is fed each interval before the
 // status line's, so once a status line says N operations the endpoint
 // counts at least N; and the summary, written after the interrupt, counts
 // at least what the endpoint did.
@@ -29,7 +30,10 @@ func TestMetricsAddr(t *testing.T) {
 	go func() {
 		exited <- Main(context.Background(), []string{"run", "mongodb", "-s", "-P", "workloadc", "-p", "mongodb.url=" + url,
 			"-p", "recordcount=100", "-p", "operationcount=0", "-p", "maxexecutiontime=120", "-p", "status.interval=0.1",
-			"--metrics-addr", "127.0.0.1:0", "--no-store"},
+			"--metrics-addr", "127.0.0.1:0", "--no-store",
+			// A part, started at once rather than at a barrier with the
+			// other two, which never come.
+			"--part", "1/3", "--start-at", time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)},
 			Env{Stdout: &stdout, Stderr: stderr, Getenv: testEnv, Interrupt: interrupt})
 		stderr.end()
 	}()
@@ -60,15 +64,18 @@ func TestMetricsAddr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reads := scraped[`mongobench_operations_total{command="run",op="READ",part="0",status="OK"}`]
+	reads := scraped[`mongobench_operations_total{command="run",op="READ",part="1",status="OK"}`]
 	if reads < float64(done) {
 		t.Errorf("the endpoint counts %v reads; the status line before said %d operations", reads, done)
 	}
-	if got := scraped[`mongobench_phase_running{command="run",part="0"}`]; got != 1 {
+	if got := scraped[`mongobench_phase_running{command="run",part="1"}`]; got != 1 {
 		t.Errorf("phase running = %v during the run, want 1", got)
 	}
-	if got := scraped[`mongobench_operation_latency_seconds_count{command="run",op="READ",outcome="ok",part="0"}`]; got != reads {
+	if got := scraped[`mongobench_operation_latency_seconds_count{command="run",op="READ",outcome="ok",part="1"}`]; got != reads {
 		t.Errorf("the READ latency histogram holds %v values, the counter %v", got, reads)
+	}
+	if scraped[`mongobench_part{part="1"}`] != 1 || scraped[`mongobench_parts{part="1"}`] != 3 {
+		t.Errorf("part %v of %v, want 1 of 3", scraped[`mongobench_part{part="1"}`], scraped[`mongobench_parts{part="1"}`])
 	}
 	s := parseSummary(t, stdout.String())
 	if final := s.int(t, "READ", "Operations"); float64(final) < reads {
