@@ -39,11 +39,25 @@ func TestCompareGolden(t *testing.T) {
 		"b2": {Label: "new", Throughput: 2030, LatencyUs: map[string]int64{"READ": 1500, "UPDATE": 4000}, Errors: 5},
 		"b3": {Label: "new", Throughput: 1990, LatencyUs: map[string]int64{"READ": 1500, "UPDATE": 4000}, Errors: 4},
 	})
+	// YCSB's rounds: a load and a run phase under each label.
+	loads := map[string]string{"threadcount": "1"}
+	runs := map[string]string{"threadcount": "4"}
+	k := writeSynth(t, dir, map[string]resultstest.Spec{
+		"ssd-load1": {Label: "ssd", Throughput: 400, Phase: "load", Config: loads, LatencyUs: map[string]int64{"INSERT": 2000}},
+		"ssd-load2": {Label: "ssd", Throughput: 410, Phase: "load", Config: loads, LatencyUs: map[string]int64{"INSERT": 2000}},
+		"ssd-run1":  {Label: "ssd", Throughput: 800, Config: runs},
+		"ssd-run2":  {Label: "ssd", Throughput: 820, Config: runs},
+		"essd-load": {Label: "essd", Throughput: 300, Phase: "load", Config: loads, LatencyUs: map[string]int64{"INSERT": 2500}},
+		"essd-run1": {Label: "essd", Throughput: 600, Config: runs},
+		"essd-run2": {Label: "essd", Throughput: 610, Config: runs},
+	})
 	tests := []struct {
 		name   string
 		args   []string
 		golden string
 	}{
+		// Each group holds both phases: compared phase by phase, said.
+		{"kinds", []string{k["ssd-load1"] + "," + k["ssd-run1"] + "," + k["ssd-load2"] + "," + k["ssd-run2"], filepath.Join(dir, "essd-*.json")}, "compare_kinds.golden"},
 		// Three runs a side: every figure gets a verdict.
 		{"groups", []string{p["a1"] + "," + p["a2"] + "," + p["a3"], filepath.Join(dir, "b*.json")}, "compare_groups.golden"},
 		// One run a side: figures side by side, no verdict possible.
