@@ -51,11 +51,10 @@ func reportStudy(refs []string, groups [][]analysis.Run, kind analysis.LatencyKi
 			if err != nil || math.IsNaN(xv) || math.IsInf(xv, 0) {
 				return nil
 			}
-			rest := maps.Clone(r.Mark.Point)
-			delete(rest, x)
-			name := (&results.SweepMark{Varied: r.Mark.Varied, Point: rest}).Label()
+			name := lineName(r.Mark, x)
 			if len(groups) > 1 {
-				name = strings.TrimSpace(refs[gi] + " " + name)
+				name = strings.TrimSpace(refs[gi] + " · " + name)
+				name = strings.TrimSuffix(name, " ·")
 			}
 			l := find[name]
 			if l == nil {
@@ -137,4 +136,18 @@ func overallAverage(f analysis.Figures) (float64, bool) {
 		return 0, false
 	}
 	return sum / float64(n), true
+}
+
+// lineName names a line by the values of the dimensions other than x, in
+// command-line order and by the last part of each property's name
+// ("maxconnections=4" for mongodb.maxconnections), so that the legend and
+// the pivot table's headers stay short enough to read.
+func lineName(m *results.SweepMark, x string) string {
+	var parts []string
+	for _, n := range m.Varied {
+		if v, ok := m.Point[n]; ok && n != x {
+			parts = append(parts, n[strings.LastIndexByte(n, '.')+1:]+"="+v)
+		}
+	}
+	return strings.Join(parts, " ")
 }

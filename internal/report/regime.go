@@ -265,8 +265,9 @@ type Configuration struct {
 }
 
 // sizesTable gives each configuration's data size, index size and disk
-// use at the end of its last run that read them (the 004 report's disk
-// use per engine). Nil when no run read its sizes.
+// use at the end of its last load (or, without one, its last run) that
+// read them: the 004 report's disk use per engine. Nil when no run read
+// its sizes.
 func sizesTable(cs []Configuration) *tableView {
 	var rows []regimeRow
 	for _, c := range cs {
@@ -275,7 +276,11 @@ func sizesTable(cs []Configuration) *tableView {
 			if r == nil || r.Extra == nil || r.Extra.Sizes == nil || r.Extra.Sizes.End == nil {
 				continue
 			}
-			if last == nil || r.End.After(last.End) {
+			// The data as loaded is what the sizes describe: a later run
+			// that deleted or inserted changes it (a delete test leaves
+			// an empty collection).
+			isLoad, lastLoad := r.Phase == results.PhaseLoad, last != nil && last.Phase == results.PhaseLoad
+			if last == nil || isLoad && !lastLoad || isLoad == lastLoad && r.End.After(last.End) {
 				last = r
 			}
 		}
@@ -287,7 +292,7 @@ func sizesTable(cs []Configuration) *tableView {
 	}
 	t := formatRegime("Sizes per configuration", []string{"configuration"}, rows)
 	if t != nil {
-		t.Note = "The collection's sizes at the end of each configuration's last run: data uncompressed, on disk as stored (compressed, with free space), as db.collection.stats() shows them."
+		t.Note = "The collection's sizes at the end of each configuration's last load (or last run, without a load): data uncompressed, on disk as stored (compressed, with free space), as db.collection.stats() shows them."
 	}
 	return t
 }

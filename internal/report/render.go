@@ -390,7 +390,45 @@ func buildConfig(runs []*results.Results, names []string) *configView {
 			cv.DiffRows = append(cv.DiffRows, diffRow{Key: k, Values: vals})
 		}
 	}
+	if len(runs) > maxDiffColumns {
+		// A column per run would run off the page: each property lists its
+		// values instead, with the runs that had each.
+		cv.DiffHead = []string{"values (runs)"}
+		for i, row := range cv.DiffRows {
+			cv.DiffRows[i].Values = []string{valuesByRun(row.Values, names)}
+		}
+	}
 	return cv
+}
+
+// maxDiffColumns is the most runs the table of differences gives a column
+// each.
+const maxDiffColumns = 4
+
+// valuesByRun lists the distinct values of a property, each with the runs
+// that had it: "1 (run 1, run 2); 4 (run 3)".
+func valuesByRun(values, names []string) string {
+	var order []string
+	runs := map[string][]string{}
+	for i, v := range values {
+		if _, ok := runs[v]; !ok {
+			order = append(order, v)
+		}
+		runs[v] = append(runs[v], strings.TrimSuffix(names[i], runLabelSuffix(names[i])))
+	}
+	parts := make([]string, len(order))
+	for i, v := range order {
+		parts[i] = v + " (" + strings.Join(runs[v], ", ") + ")"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// runLabelSuffix is the " (label)" a run's name may end in.
+func runLabelSuffix(name string) string {
+	if i := strings.Index(name, " ("); i >= 0 {
+		return name[i:]
+	}
+	return ""
 }
 
 func sortedKeys[V any](m map[string]V) []string {

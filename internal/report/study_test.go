@@ -1,10 +1,12 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/metrics"
@@ -267,5 +269,39 @@ func TestTasksPerConfiguration(t *testing.T) {
 	}
 	if n := strings.Count(out, `<td>wiredtiger</td>`); n != 3 {
 		t.Errorf("wiredtiger has %d tasks, want 3 (the sweep's run is none)", n)
+	}
+}
+
+func TestSizesAreThoseOfTheLoad(t *testing.T) {
+	t.Parallel()
+	load := regimeRun(100, 0.5, [3]float64{}, [3]float64{}, [3]float64{})
+	load.Phase, load.End = results.PhaseLoad, fixedStart
+	deleted := regimeRun(0.5, 0.5, [3]float64{}, [3]float64{}, [3]float64{})
+	deleted.End = fixedStart.Add(time.Minute)
+	tv := sizesTable([]Configuration{{Name: "A", Runs: []*results.Results{deleted, load}}, {Name: "B", Runs: []*results.Results{deleted}}})
+	got := [][]string{}
+	for _, r := range tv.Rows {
+		got = append(got, []string{r[0].V, r[1].V})
+	}
+	// A's data as loaded, though a later run deleted it; B has no load.
+	want := [][]string{{"A", "100 MiB"}, {"B", "512 KiB"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("sizes %v, want %v", got, want)
+	}
+}
+
+func TestConfigurationDifferencesOfManyRuns(t *testing.T) {
+	t.Parallel()
+	var runs []*results.Results
+	for _, th := range []string{"1", "1", "4", "4", "8"} {
+		runs = append(runs, &results.Results{Phase: results.PhaseRun, Config: map[string]string{"threadcount": th, "recordcount": "1000"}, Start: fixedStart, End: fixedStart})
+	}
+	out := section(render(t, &Input{Runs: runs, RunIDs: []int64{11, 12, 13, 14, 15}, Generated: fixedGenerated}), "config")
+	want := "<tr><td>threadcount</td><td class=\"text\"><code>1 (run 11, run 12); 4 (run 13, run 14); 8 (run 15)</code></td></tr>"
+	if !strings.Contains(out, want) {
+		t.Errorf("differences lack %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "<td>recordcount</td><td class=\"text\"><code>1000 (") {
+		t.Errorf("a property all runs share is listed as a difference")
 	}
 }
