@@ -1,0 +1,110 @@
+package examples
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/pagecheck"
+)
+
+// examples are the scripts and what each page must show besides its
+// conclusion: the sections its study is about.
+var examples = []struct {
+	name     string
+	sections []string
+	// minCharts is the fewest charts the page must hold.
+	minCharts int
+}{
+	{"ssd-vs-essd", []string{"study", "sizes", "comparison"}, 3},
+	{"working-set", []string{"sweep"}, 3},
+	{"insert-matrix", []string{"study", "comparison"}, 3},
+	{"sharded-vs-not", []string{"study", "comparison"}, 3},
+	{"engines", []string{"study", "tasks", "sizes"}, 4},
+}
+
+var (
+	chartRE   = regexp.MustCompile(`<svg class="chart"`)
+	findingRE = regexp.MustCompile(`<p class="finding">|<ul class="verdicts">`)
+	// regimeRE is a regime table's row with a data size in it.
+	regimeRE = regexp.MustCompile(`<h3>Regime at each point</h3>(?s:.*?)<td>[0-9.,]+ (KiB|MiB|GiB)</td>`)
+)
+
+// TestExamples runs every example at SCALE=small against embedded servers
+// and checks its page: the conclusion with a finding, the study's
+// sections, its charts, and the page in a browser (charts drawn, no table
+// cut off), with a screenshot kept in $MONGOBENCH_ARTIFACTS.
+func TestExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the examples run studies: not in -short")
+	}
+	browser := pagecheck.Browser(t)
+	bin := filepath.Join(t.TempDir(), "mongobench")
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go not on the PATH to build mongobench: %v", err)
+	}
+	build := exec.Command(gobin, "build", "-o", bin, "../cmd/mongobench")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	scripts, _ := filepath.Glob("*.sh")
+	if len(scripts) != len(examples)+1 { // and lib.sh
+		t.Errorf("%d scripts beside lib.sh, %d examples checked: check every one", len(scripts)-1, len(examples))
+	}
+	for _, ex := range examples {
+		// One at a time: each starts servers and runs sweeps, and CI
+		// machines are small.
+		t.Run(ex.name, func(t *testing.T) {
+			out := t.TempDir()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "bash", ex.name+".sh")
+			cmd.Env = append(cleanEnv(), "SCALE=small", "MONGOBENCH="+bin, "OUT="+out)
+			cmd.WaitDelay = 10 * time.Second
+			log, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s.sh: %v\n%s", ex.name, err, log)
+			}
+			b, err := os.ReadFile(filepath.Join(out, ex.name+".html"))
+			if err != nil {
+				t.Fatalf("no page: %v\n%s", err, log)
+			}
+			page := string(b)
+			if !strings.Contains(page, `<section id="conclusion">`) || !findingRE.MatchString(page) {
+				t.Errorf("the page has no conclusion with a finding")
+			}
+			for _, s := range ex.sections {
+				if !strings.Contains(page, `<section id="`+s+`">`) {
+					t.Errorf("the page has no %q section", s)
+				}
+			}
+			if n := len(chartRE.FindAllString(page, -1)); n < ex.minCharts {
+				t.Errorf("%d charts, want at least %d", n, ex.minCharts)
+			}
+			if !regimeRE.MatchString(page) {
+				t.Errorf("the page has no regime table with the data's size")
+			}
+			pagecheck.Check(t, browser, page, "example-"+ex.name+".png")
+		})
+	}
+}
+
+// cleanEnv is the test's environment without the servers' URLs and the
+// store a caller may have set: the examples start their own.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasSuffix(k, "_URL") || k == "MONGOBENCH_STORE" || k == "SCALE" || k == "OUT" || k == "MONGOBENCH" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
