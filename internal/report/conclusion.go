@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -42,8 +43,15 @@ func buildConclusion(in *Input) *conclusionView {
 	if st := in.Study; st != nil {
 		cv.Findings = append(cv.Findings, studyFindings(st)...)
 	}
-	if sw := in.Sweep; sw != nil && sw.KneeSentence != "" {
-		cv.Findings = append(cv.Findings, sw.KneeSentence)
+	if sw := in.Sweep; sw != nil {
+		if sw.KneeSentence != "" {
+			cv.Findings = append(cv.Findings, sw.KneeSentence)
+		}
+		pts := slices.Clone(sw.Points)
+		sort.SliceStable(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
+		if f := regimeFinding(sweepWords{varied: orDefault(sw.Varied, "x")}, pts); f != "" {
+			cv.Findings = append(cv.Findings, f)
+		}
 	}
 	if cv.Notes == "" && len(cv.Verdicts) == 0 && len(cv.Findings) == 0 && cv.Chance == "" {
 		return nil

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
@@ -295,4 +296,32 @@ func sizesTable(cs []Configuration) *tableView {
 		t.Note = "The collection's sizes at the end of each configuration's last load (or last run, without a load): data uncompressed, on disk as stored (compressed, with free space), as db.collection.stats() shows them."
 	}
 	return t
+}
+
+// regimeFinding says how the regime changed from a sweep's first point to
+// its last, beside throughput: "From recordcount 300 to 4,800 the data
+// grew from 620 KiB to 9.57 MiB, the cache hit ratio went from 99% to 80%,
+// and throughput from 1,190 to 1,193 ops/s (means)." Empty when the points
+// recorded no sizes.
+func regimeFinding(w sweepWords, pts []SweepPoint) string {
+	if len(pts) < 2 || len(pts[0].Runs) == 0 || len(pts[len(pts)-1].Runs) == 0 {
+		return ""
+	}
+	first, last := pts[0], pts[len(pts)-1]
+	a, b := pointRegime(first.Runs), pointRegime(last.Runs)
+	if !isFinite(a.dataBytes) || !isFinite(b.dataBytes) {
+		return ""
+	}
+	parts := []string{"the data went from " + formatBytes(a.dataBytes) + " to " + formatBytes(b.dataBytes)}
+	if isFinite(a.hitRatio) && isFinite(b.hitRatio) {
+		parts = append(parts, "the cache hit ratio from "+formatShare(a.hitRatio)+" to "+formatShare(b.hitRatio))
+	}
+	if isFinite(a.readIntoMB) && isFinite(b.readIntoMB) {
+		parts = append(parts, "the data read into the cache from "+formatNum(a.readIntoMB)+" to "+formatNum(b.readIntoMB)+" MB")
+	}
+	if isFinite(a.iops) && isFinite(b.iops) {
+		parts = append(parts, "the busiest disk from "+formatNum(a.iops)+" to "+formatNum(b.iops)+" IOPS")
+	}
+	parts = append(parts, "and throughput from "+formatNum(first.Throughput)+" to "+formatRate(last.Throughput))
+	return capitalize(w.span(first.X, last.X)) + ", " + strings.Join(parts, ", ") + " (means over the trials)."
 }

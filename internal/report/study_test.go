@@ -305,3 +305,19 @@ func TestConfigurationDifferencesOfManyRuns(t *testing.T) {
 		t.Errorf("a property all runs share is listed as a difference")
 	}
 }
+
+func TestRegimeFinding(t *testing.T) {
+	t.Parallel()
+	small := regimeRun(1, 0.2, [3]float64{0.99, 0.99, 0.99}, [3]float64{0, 0, 0}, [3]float64{5, 5, 5})
+	big := regimeRun(64, 1, [3]float64{0.5, 0.6, 0.7}, [3]float64{10, 10, 10}, [3]float64{300, 300, 300})
+	in := &Input{Generated: fixedGenerated, Sweep: &Sweep{Varied: "recordcount", Points: []SweepPoint{
+		{X: 4e6, Throughput: 900, P99us: 9000, Trials: 1, Runs: []*results.Results{big}},
+		{X: 1e5, Throughput: 3000, P99us: 1000, Trials: 1, Runs: []*results.Results{small}},
+	}}}
+	out := section(render(t, in), "conclusion")
+	want := "From recordcount 100,000 to 4,000,000, the data went from 1 MiB to 64 MiB, the cache hit ratio from 99% to 60%, " +
+		"the data read into the cache from 0 to 30 MB, the busiest disk from 5 to 300 IOPS, and throughput from 3,000 to 900 ops/s (means over the trials)."
+	if !strings.Contains(out, want) {
+		t.Errorf("conclusion lacks %q:\n%s", want, out)
+	}
+}
