@@ -34,6 +34,7 @@ targets=(
   "./internal/nullserver FuzzParseMessage"
   "./internal/embedded FuzzCommandName"
   "./internal/partition FuzzParse"
+  "./internal/report FuzzMarkdown"
 )
 # fuzz PKG TARGET fuzzes one target. Go's fuzzing coordinator (before Go
 # 1.27) can end a run whose time is up with "context deadline exceeded"
