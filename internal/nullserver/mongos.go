@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -90,6 +91,11 @@ type Cluster struct {
 	enabled     map[string]bool
 	collections map[string]*clusterCollection
 	nextUUID    byte
+	changelog   []bson.D
+	now         func() time.Time
+	// migrations are to happen once a collection holds as many documents
+	// as each one's afterDocs; they outlive drops, as the balancer does.
+	migrations map[string][]plannedMigration
 }
 
 type clusterCollection struct {
@@ -97,7 +103,22 @@ type clusterCollection struct {
 	dropped bool
 	docs    int64
 	uuid    bson.Binary
+	// chunks is how many chunks shardCollection made.
+	chunks int
 }
+
+type plannedMigration struct {
+	afterDocs int64
+	from, to  string
+}
+
+// fakeDocBytes is the size the fake gives every document in its
+// $collStats: a YCSB record of 10 fields of 100 bytes, as BSON.
+const fakeDocBytes = 1168
+
+// fakeMigrationMs is how long before its commit the fake's migrations
+// start, as config.changelog says.
+const fakeMigrationMs = 250
 
 // NewCluster returns a cluster of the given shards behind a mongos of the
 // given version ("4.4.29", "7.0.12", "8.0.4").
@@ -116,7 +137,7 @@ func NewCluster(version string, shards ...string) (*Cluster, error) {
 	if len(shards) == 0 {
 		return nil, fmt.Errorf("nullserver: a cluster needs at least one shard")
 	}
-	return &Cluster{version: v, shards: shards, enabled: map[string]bool{}, collections: map[string]*clusterCollection{}}, nil
+	return &Cluster{version: v, shards: shards, enabled: map[string]bool{}, collections: map[string]*clusterCollection{}, now: time.Now, migrations: map[string][]plannedMigration{}}, nil
 }
 
 // Shard records ns as sharded on key and holding docs documents, as if
@@ -133,6 +154,16 @@ func (cl *Cluster) Shard(ns string, key bson.D, docs int64) error {
 	c := cl.collection(ns)
 	c.key, c.docs, c.dropped = raw, docs, false
 	return nil
+}
+
+// MigrateAfter plans a chunk migration of ns from one shard to another,
+// to commit when the collection has reached afterDocs documents: it is
+// then in config.changelog, as moveChunk.start and moveChunk.commit
+// entries, as MongoDB writes them.
+func (cl *Cluster) MigrateAfter(ns string, afterDocs int64, from, to string) {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	cl.migrations[ns] = append(cl.migrations[ns], plannedMigration{afterDocs: afterDocs, from: from, to: to})
 }
 
 // SetDocuments sets ns's document count, creating it unsharded if needed.
@@ -190,6 +221,18 @@ func (cl *Cluster) reply(dst []byte, c *command, h *handler) ([]byte, bool) {
 		}
 		out := h.appendHello(nil, key)
 		return appendDoc(dst, insertMsg(out)), true
+	case "serverStatus":
+		var d bson.D
+		_ = bson.Unmarshal(h.appendServerStatus(nil), &d)
+		for i := range d {
+			switch d[i].Key {
+			case "process":
+				d[i].Value = "mongos"
+			case "version":
+				d[i].Value = cl.versionString()
+			}
+		}
+		return appendDoc(dst, d), true
 	case "buildInfo", "buildinfo":
 		return appendDoc(dst, bson.D{
 			{Key: "version", Value: cl.versionString()},
@@ -235,8 +278,19 @@ func (cl *Cluster) reply(dst []byte, c *command, h *handler) ([]byte, bool) {
 		col := cl.collection(ns)
 		col.dropped = false
 		col.docs += int64(c.statements)
+		cl.migrateDue(ns, col)
 		cl.mu.Unlock()
 		return nil, false
+	case "aggregate":
+		coll, _ := stringValue(c.arg)
+		stage, ok := raw.Lookup("pipeline", "0").DocumentOK()
+		if !ok || len(coll) == 0 {
+			return nil, false
+		}
+		if _, err := stage.LookupErr("$collStats"); err != nil {
+			return nil, false
+		}
+		return cl.collStats(dst, string(c.db)+"."+string(coll)), true
 	case "find":
 		if string(c.db) != "config" {
 			return nil, false
@@ -269,6 +323,14 @@ func (cl *Cluster) shardCollection(dst []byte, raw bson.Raw, name string) []byte
 		}
 	}
 	c.key, c.dropped = slices.Clone(key), false
+	c.chunks = 1
+	if hashedKey(key) {
+		// MongoDB's default: two chunks per shard.
+		c.chunks = 2 * len(cl.shards)
+		if n, ok := raw.Lookup("numInitialChunks").AsInt64OK(); ok && n > 0 {
+			c.chunks = int(n)
+		}
+	}
 	return appendDoc(dst, bson.D{{Key: "collectionsharded", Value: ns}, {Key: "collectionUUID", Value: c.uuid}, {Key: "ok", Value: 1.0}})
 }
 
@@ -277,15 +339,44 @@ func (cl *Cluster) shardCollection(dst []byte, raw bson.Raw, name string) []byte
 func (cl *Cluster) findConfig(dst []byte, c *command, raw bson.Raw) []byte {
 	coll, _ := stringValue(c.arg)
 	batch := bson.A{}
-	if string(coll) == "collections" {
+	cl.mu.Lock()
+	switch string(coll) {
+	case "collections":
 		if id, ok := raw.Lookup("filter", "_id").StringValueOK(); ok {
-			cl.mu.Lock()
 			if e, ok := cl.collections[id]; ok && e.key != nil {
 				batch = append(batch, cl.collectionEntry(id, e))
 			}
-			cl.mu.Unlock()
+		}
+	case "chunks":
+		// mongobench asks for {$or: [{ns}, {uuid}]}: the fake answers
+		// with every collection's chunks, as 4.4 (by ns) or 5.0 and later
+		// (by uuid) keep them, and the client must pick its own.
+		for ns, e := range cl.collections {
+			if e.key != nil && !e.dropped {
+				batch = append(batch, cl.chunkDocs(ns, e)...)
+			}
+		}
+	case "changelog":
+		ns, _ := raw.Lookup("filter", "ns").StringValueOK()
+		from, hasFrom := raw.Lookup("filter", "time", "$gte").TimeOK()
+		to, hasTo := raw.Lookup("filter", "time", "$lte").TimeOK()
+		for _, e := range cl.changelog {
+			var entryNS string
+			var at time.Time
+			for _, f := range e {
+				switch f.Key {
+				case "ns":
+					entryNS, _ = f.Value.(string)
+				case "time":
+					at = f.Value.(bson.DateTime).Time()
+				}
+			}
+			if entryNS == ns && (!hasFrom || !at.Before(from)) && (!hasTo || !at.After(to)) {
+				batch = append(batch, e)
+			}
 		}
 	}
+	cl.mu.Unlock()
 	return appendDoc(dst, bson.D{
 		{Key: "cursor", Value: bson.D{{Key: "firstBatch", Value: batch}, {Key: "id", Value: int64(0)}, {Key: "ns", Value: "config." + string(coll)}}},
 		{Key: "ok", Value: 1.0},
@@ -327,4 +418,102 @@ func appendDoc(dst []byte, v any) []byte {
 		return appendError(dst, 1, "InternalError", err.Error())
 	}
 	return append(dst, b...)
+}
+
+func hashedKey(key bson.Raw) bool {
+	elems, _ := key.Elements()
+	for _, e := range elems {
+		if v, ok := e.Value().StringValueOK(); ok && v == "hashed" {
+			return true
+		}
+	}
+	return false
+}
+
+// chunkDocs are ns's config.chunks documents, spread round-robin over the
+// shards; only the fields a reader of chunk counts needs.
+func (cl *Cluster) chunkDocs(ns string, e *clusterCollection) bson.A {
+	var out bson.A
+	for i := 0; i < e.chunks; i++ {
+		d := bson.D{{Key: "shard", Value: cl.shards[i%len(cl.shards)]}}
+		if cl.version[0] < 5 {
+			d = append(bson.D{{Key: "ns", Value: ns}}, d...)
+		} else {
+			d = append(bson.D{{Key: "uuid", Value: e.uuid}}, d...)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// collStats answers $collStats through a mongos: one document per shard
+// holding part of ns. A sharded collection's documents are spread evenly
+// over the shards its chunks are on, an unsharded one's are all on the
+// first shard (its database's primary shard).
+func (cl *Cluster) collStats(dst []byte, ns string) []byte {
+	cl.mu.Lock()
+	e, ok := cl.collections[ns]
+	if !ok {
+		cl.mu.Unlock()
+		return appendError(dst, 26, "NamespaceNotFound", "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection ["+ns+"] not found.")
+	}
+	shards := cl.shards[:1]
+	if e.key != nil && !e.dropped {
+		shards = cl.shards[:min(len(cl.shards), max(e.chunks, 1))]
+	}
+	docs := e.docs
+	cl.mu.Unlock()
+
+	batch := bson.A{}
+	for i, id := range shards {
+		n := docs / int64(len(shards))
+		if int64(i) < docs%int64(len(shards)) {
+			n++
+		}
+		batch = append(batch, bson.D{
+			{Key: "ns", Value: ns}, {Key: "shard", Value: id}, {Key: "host", Value: id + "-a:27018"},
+			{Key: "localTime", Value: bson.NewDateTimeFromTime(cl.now())},
+			{Key: "count", Value: n},
+			{Key: "storageStats", Value: bson.D{
+				{Key: "size", Value: n * fakeDocBytes}, {Key: "count", Value: n}, {Key: "avgObjSize", Value: int32(fakeDocBytes)},
+				{Key: "storageSize", Value: n * fakeDocBytes / 2}, {Key: "totalIndexSize", Value: n * 40},
+			}},
+		})
+	}
+	return appendDoc(dst, bson.D{
+		{Key: "cursor", Value: bson.D{{Key: "firstBatch", Value: batch}, {Key: "id", Value: int64(0)}, {Key: "ns", Value: ns}}},
+		{Key: "ok", Value: 1.0},
+	})
+}
+
+// migrateDue writes the changelog entries of the migrations of ns that the
+// collection's growth has made due. The caller holds cl.mu.
+func (cl *Cluster) migrateDue(ns string, e *clusterCollection) {
+	var kept []plannedMigration
+	for _, m := range cl.migrations[ns] {
+		if e.docs < m.afterDocs {
+			kept = append(kept, m)
+			continue
+		}
+		commit := cl.now()
+		start := commit.Add(-fakeMigrationMs * time.Millisecond)
+		lower := bson.D{{Key: "_id", Value: int64(len(cl.changelog))}}
+		details := bson.D{{Key: "min", Value: lower}, {Key: "from", Value: m.from}, {Key: "to", Value: m.to}}
+		entry := func(what string, at time.Time, details bson.D) bson.D {
+			return bson.D{
+				{Key: "_id", Value: fmt.Sprintf("%s-a:27018-%s-%d", m.from, at.UTC().Format(time.RFC3339Nano), len(cl.changelog))},
+				{Key: "server", Value: m.from + "-a:27018"}, {Key: "shard", Value: m.from}, {Key: "clientAddr", Value: ""},
+				{Key: "time", Value: bson.NewDateTimeFromTime(at)}, {Key: "what", Value: what}, {Key: "ns", Value: ns},
+				{Key: "details", Value: details},
+			}
+		}
+		cloned := e.docs / int64(max(e.chunks, 1))
+		cl.changelog = append(cl.changelog,
+			entry("moveChunk.start", start, details),
+			entry("moveChunk.commit", commit, append(slices.Clone(details), bson.E{Key: "counts", Value: bson.D{
+				{Key: "cloned", Value: cloned}, {Key: "clonedBytes", Value: cloned * fakeDocBytes},
+				{Key: "catchup", Value: int64(0)}, {Key: "steady", Value: int64(0)},
+			}})))
+	}
+	cl.migrations[ns] = kept
 }
