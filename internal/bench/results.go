@@ -15,6 +15,9 @@ type Observation struct {
 	Client                  *ClientReport
 	// Part says which part of a partitioned run the phase was.
 	Part *results.Part
+	// Sharding is what happened to a sharded collection's distribution
+	// during the phase.
+	Sharding *metrics.ShardingRun
 }
 
 // Client judges the phase's client usage; nil when it was not observed.
@@ -42,6 +45,7 @@ func (o *Outcome) Results(meta results.Meta, obs Observation) (*results.Results,
 			MeasuredOperations: o.Summary.Operations,
 		},
 		Topology:        obs.Topology,
+		Sharding:        obs.Sharding,
 		Warmup:          obs.Warmup,
 		StoppedByErrors: o.ErrorStop,
 		Part:            obs.Part,

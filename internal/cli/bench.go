@@ -423,13 +423,15 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	postCtx, cancelPost, postLimit := postPhaseContext(ctx, cfg.connect)
 	sizesAfter := sizesWithin(postCtx, postLimit, "after the phase", monitor, dbName, spec.Table)
+	shardRun := readShardingRun(postCtx, monitor, &topology, out.Summary, spec.StatusInterval)
 	cancelPost()
 	// Sizes that could not be read are kept with the reason: the summary
 	// and results file say "not available" and why.
 	obsv := bench.Observation{
 		Topology: &topology, SizesBefore: &sizesBefore, SizesAfter: &sizesAfter, Warmup: warm,
-		Client: out.Client(server != nil || servedInProcess(url)),
-		Part:   part,
+		Client:   out.Client(server != nil || servedInProcess(url)),
+		Part:     part,
+		Sharding: shardRun,
 	}
 	if server != nil {
 		if err := server.EnsureIDIndexes(ctx); err != nil {
@@ -455,6 +457,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		for _, l := range metrics.SummaryLines(first, last, obsv.SizesAfter, obsv.Topology) {
 			fmt.Fprintln(summary, l)
 		}
+	}
+	for _, l := range metrics.ShardingLines(obsv.Sharding) {
+		fmt.Fprintln(summary, l)
 	}
 	for _, l := range export.ScheduleLagLines(out.Summary) {
 		fmt.Fprintln(summary, l)

@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
+
+	driver "go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -68,4 +73,15 @@ func setUpShardKey(ctx context.Context, env Env, sc shardConfig, client *mongo.C
 		return badInput{err}
 	}
 	return err
+}
+
+// readShardingRun reads, after a phase on a sharded collection, the
+// balancer's state and the chunk migrations of the phase; nil for any
+// other collection.
+func readShardingRun(ctx context.Context, monitor *driver.Client, topo *metrics.TopologyInfo, sum *measure.Summary, interval time.Duration) *metrics.ShardingRun {
+	sh := topo.Sharding
+	if topo.Kind != metrics.KindSharded || sh == nil || sh.CollectionSharded == nil || !*sh.CollectionSharded || sum == nil {
+		return nil
+	}
+	return metrics.Sharding(ctx, monitor, sh.Namespace, sum.Start, sum.End, interval)
 }

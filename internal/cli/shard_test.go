@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -142,5 +143,52 @@ func TestShardKeyNeedsMongos(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, "[OVERALL]") {
 		t.Errorf("a load ran after the refusal:\n%s", r.stdout)
+	}
+}
+
+// TestShardedLoadSummary loads 100 records into a freshly sharded
+// collection while the fake cluster migrates a chunk, and reads the
+// per-shard figures and the migration back from the summary and the
+// results file.
+func TestShardedLoadSummary(t *testing.T) {
+	t.Parallel()
+	s, _, url := startFakeMongos(t, "7.0.12", func(cl *nullserver.Cluster) {
+		cl.MigrateAfter("ycsb.usertable", 50, "shard01", "shard02")
+	})
+	out := filepath.Join(t.TempDir(), "load.json")
+	r := mongobench(t, "load", "mongodb", "-P", "workloada", "-p", "mongodb.url="+url, "-p", "recordcount=100",
+		"-p", "mongodb.shardkey=_id:hashed", "-p", "mongodb.shardkey.chunks=6", "--drop", "--no-store", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	t.Logf("stdout:\n%s", r.stdout)
+	for _, c := range changes(s) {
+		t.Log(c)
+	}
+	want := []string{
+		"[SERVER], CollectionSharded, true",
+		// Six chunks round-robin over three shards, taken before the load.
+		"[SERVER], Shard(shard01), chunks=2, documents=0",
+		// After the load: 100 documents spread by the hashed key.
+		"[SERVER], ShardSize(shard01), documents=34,",
+		"[SERVER], ShardSize(shard02), documents=33,",
+		"[SERVER], ShardSize(shard03), documents=33,",
+		"[SHARDING], Balancer, full",
+		"[SHARDING], ChunkMigrations, 1",
+		"[SHARDING], ChunkMigrationTime(ms), 250",
+		"duration(ms)=250, shard01->shard02, documents=",
+	}
+	for _, w := range want {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("the summary has no %q", w)
+		}
+	}
+	res := readResults(t, out)
+	sh := res.Extra.Sharding
+	if sh == nil || len(sh.Migrations) != 1 || sh.Migrations[0].From != "shard01" || sh.Migrations[0].To != "shard02" || sh.Balancer == nil || sh.Balancer.Mode != "full" {
+		t.Fatalf("results' sharding section: %+v", sh)
+	}
+	if end := res.Extra.Sizes.End; end == nil || len(end.Shards) != 3 || end.Shards[1].Documents.V != 33 {
+		t.Errorf("results' sizes after the load: %+v", res.Extra.Sizes.End)
 	}
 }

@@ -22,6 +22,9 @@ type Extra struct {
 	Topology *metrics.TopologyInfo `json:"topology,omitempty"`
 	Warmup   *Warmup               `json:"warmup,omitempty"`
 	Sizes    *Sizes                `json:"sizes,omitempty"`
+	// Sharding is the balancer's state and the chunk migrations of a
+	// phase run on a sharded collection.
+	Sharding *metrics.ShardingRun `json:"sharding,omitempty"`
 	// ServerMetrics and HostMetrics are the time series of the server and
 	// host metrics sampled over the run, in interval order.
 	ServerMetrics []ServerSample `json:"server_metrics,omitempty"`
