@@ -102,7 +102,7 @@ func TestBadInput(t *testing.T) {
 		{"exportfile is a directory", []string{"run", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "exportfile=" + dir},
 			"exportfile=" + dir + ": is a directory, not a file: expected a file in an existing directory"},
 		{"write concern", []string{"load", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "mongodb.writeConcern=safe"},
-			`mongodb.writeConcern="safe" is invalid: expected one of errors_ignored, unacknowledged, acknowledged, journaled, replica_acknowledged, majority`},
+			`mongodb.writeConcern="safe" is invalid: expected a number of members (0, 1, 2, ...), majority, or one of errors_ignored, unacknowledged, acknowledged, journaled, replica_acknowledged`},
 		{"upsert", []string{"load", "mongodb", "-P", "workloada", "-p", "mongodb.upsert=maybe"}, `mongodb.upsert="maybe" is invalid: expected true or false`},
 		{"--max-errors negative", []string{"run", "mongodb", "-P", "workloada", "--max-errors", "-1"}, `--max-errors "-1" is invalid: expected a whole number >= 0 (0 = never stop on errors)`},
 		{"--max-errors text", []string{"run", "mongodb", "-P", "workloada", "--max-errors", "ten"}, `--max-errors "ten" is invalid: expected a whole number >= 0 (0 = never stop on errors)`},

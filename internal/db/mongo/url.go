@@ -57,12 +57,28 @@ var writeConcerns = map[string]string{
 	"majority":             "w=majority",
 }
 
+// readPreferences maps a read preference, lower case and without
+// underscores, to the URL's spelling.
 var readPreferences = map[string]string{
-	"primary":             "primary",
-	"primary_preferred":   "primaryPreferred",
-	"secondary":           "secondary",
-	"secondary_preferred": "secondaryPreferred",
-	"nearest":             "nearest",
+	"primary":            "primary",
+	"primarypreferred":   "primaryPreferred",
+	"secondary":          "secondary",
+	"secondarypreferred": "secondaryPreferred",
+	"nearest":            "nearest",
+}
+
+// writeConcernOption is the URL option of a mongodb.writeConcern: YCSB's
+// names, or the w of the URL itself (a number of members, or majority),
+// so that a sweep can vary it as --vary mongodb.writeConcern=1,majority.
+func writeConcernOption(v string) (string, bool) {
+	if kv, ok := writeConcerns[strings.ToLower(v)]; ok {
+		return kv, true
+	}
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 50 {
+		// A replica set has at most 50 members.
+		return "w=" + strconv.Itoa(n), true
+	}
+	return "", false
 }
 
 // hasOption reports whether the URL's query sets option (case-insensitive,
@@ -102,9 +118,9 @@ func addOption(uri, kv string) string {
 func ApplyDeprecated(uri, writeConcern, readPreference, maxConnections string) (string, []string, error) {
 	var warnings []string
 	if writeConcern != "" {
-		kv, ok := writeConcerns[strings.ToLower(writeConcern)]
+		kv, ok := writeConcernOption(writeConcern)
 		if !ok {
-			return "", nil, fmt.Errorf("mongodb.writeConcern=%q is invalid: expected one of errors_ignored, unacknowledged, acknowledged, journaled, replica_acknowledged, majority", writeConcern)
+			return "", nil, fmt.Errorf("mongodb.writeConcern=%q is invalid: expected a number of members (0, 1, 2, ...), majority, or one of errors_ignored, unacknowledged, acknowledged, journaled, replica_acknowledged", writeConcern)
 		}
 		key, _, _ := strings.Cut(kv, "=")
 		if hasOption(uri, key) {
@@ -114,9 +130,10 @@ func ApplyDeprecated(uri, writeConcern, readPreference, maxConnections string) (
 		}
 	}
 	if readPreference != "" {
-		v, ok := readPreferences[strings.ToLower(readPreference)]
+		// The URL's spelling (secondaryPreferred) is accepted beside YCSB's.
+		v, ok := readPreferences[strings.ToLower(strings.ReplaceAll(readPreference, "_", ""))]
 		if !ok {
-			return "", nil, fmt.Errorf("mongodb.readPreference=%q is invalid: expected one of primary, primary_preferred, secondary, secondary_preferred, nearest", readPreference)
+			return "", nil, fmt.Errorf("mongodb.readPreference=%q is invalid: expected one of primary, primary_preferred, secondary, secondary_preferred, nearest (or primaryPreferred, secondaryPreferred)", readPreference)
 		}
 		if hasOption(uri, "readPreference") {
 			warnings = append(warnings, fmt.Sprintf("mongodb.readPreference=%s ignored: the URL sets readPreference", readPreference))

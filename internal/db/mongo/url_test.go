@@ -57,7 +57,15 @@ func TestApplyDeprecated(t *testing.T) {
 		{name: "read preference", url: "mongodb://h/db", rp: "secondary_preferred", want: "mongodb://h/db?readPreference=secondaryPreferred"},
 		{name: "max connections", url: "mongodb://h/db", max: "50", want: "mongodb://h/db?maxPoolSize=50"},
 		{name: "all three", url: "mongodb://h/db", wc: "acknowledged", rp: "nearest", max: "7", want: "mongodb://h/db?w=1&readPreference=nearest&maxPoolSize=7"},
-		{name: "bad write concern", url: "mongodb://h/db", wc: "safe", err: `mongodb.writeConcern="safe" is invalid: expected one of errors_ignored, unacknowledged, acknowledged, journaled, replica_acknowledged, majority`},
+		// The URL's own w values, so that a sweep can vary them.
+		{name: "w number", url: "mongodb://h/db", wc: "1", want: "mongodb://h/db?w=1"},
+		{name: "w zero", url: "mongodb://h/db", wc: "0", want: "mongodb://h/db?w=0"},
+		{name: "w three", url: "mongodb://h/db", wc: "3", want: "mongodb://h/db?w=3"},
+		{name: "majority upper case", url: "mongodb://h/db", wc: "MAJORITY", want: "mongodb://h/db?w=majority"},
+		{name: "read preference URL spelling", url: "mongodb://h/db", rp: "secondaryPreferred", want: "mongodb://h/db?readPreference=secondaryPreferred"},
+		{name: "bad write concern", url: "mongodb://h/db", wc: "safe", err: `mongodb.writeConcern="safe" is invalid: expected a number of members (0, 1, 2, ...), majority, or one of errors_ignored, unacknowledged, acknowledged, journaled, replica_acknowledged`},
+		{name: "negative w", url: "mongodb://h/db", wc: "-1", err: `mongodb.writeConcern="-1" is invalid`},
+		{name: "w past 50 members", url: "mongodb://h/db", wc: "51", err: `mongodb.writeConcern="51" is invalid`},
 		{name: "bad read preference", url: "mongodb://h/db", rp: "closest", err: `mongodb.readPreference="closest" is invalid`},
 		{name: "bad max connections", url: "mongodb://h/db", max: "0", err: `mongodb.maxconnections="0" is invalid: expected a whole number > 0`},
 	}
