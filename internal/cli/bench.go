@@ -457,6 +457,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		for _, l := range metrics.SummaryLines(first, last, obsv.SizesAfter, obsv.Topology) {
 			fmt.Fprintln(summary, l)
 		}
+		for _, l := range metrics.ReplicationLines(out.Observer.Intervals()) {
+			fmt.Fprintln(summary, l)
+		}
 	}
 	for _, l := range metrics.ShardingLines(obsv.Sharding) {
 		fmt.Fprintln(summary, l)

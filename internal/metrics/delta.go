@@ -34,6 +34,12 @@ type ServerInterval struct {
 	OpLatencies *LatencyInterval `json:"op_latencies,omitempty"`
 	GlobalLock  GlobalLock       `json:"global_lock,omitzero"`
 	Cache       *CacheInterval   `json:"wiredtiger_cache,omitempty"`
+
+	// ReplicationLagMaxSec is the largest member's lag at the interval's
+	// end, and Replication the members' states and lags then; absent
+	// unless the server is a replica set member.
+	ReplicationLagMaxSec Value             `json:"replication_lag_max_s,omitzero"`
+	Replication          *ReplicaSetStatus `json:"replication,omitempty"`
 }
 
 // OpRates are serverStatus.opcounters per second.
@@ -172,6 +178,10 @@ func serverDelta(prev, cur *ServerSample, elapsed float64) *ServerInterval {
 	out := &ServerInterval{
 		Connections: cur.Connections,
 		GlobalLock:  cur.GlobalLock,
+		Replication: cur.Replication,
+	}
+	if cur.Replication != nil {
+		out.ReplicationLagMaxSec = cur.Replication.MaxLagSec()
 	}
 
 	// Without a usable previous sample only the gauges are known; an

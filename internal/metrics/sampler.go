@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
@@ -67,6 +68,9 @@ type Sampler struct {
 
 	mu       sync.Mutex
 	lastInfo *ServerInfo // what the last snapshot carrying Info said
+	// replicaSet is whether the server is a replica set member, whose
+	// members' lag each sample reads too; asked of hello once.
+	replicaSet *bool
 }
 
 // NewSampler returns a Sampler. It does not touch the server; a procfs that
@@ -119,6 +123,13 @@ func (s *Sampler) Sample(ctx context.Context, at time.Time) Snapshot {
 			ss = ServerSample{Error: err.Error()}
 		} else {
 			ss.Info = s.infoIfChanged(info)
+			if s.isReplicaSet(ctx) {
+				// A refused replSetGetStatus (no clusterMonitor role)
+				// leaves the lag absent; serverStatus's figures stand.
+				if raw, err := runCommand(ctx, s.client.Database("admin"), bson.D{{Key: "replSetGetStatus", Value: 1}}); err == nil {
+					ss.Replication = parseReplSetStatus(raw)
+				}
+			}
 		}
 
 		snap.Server = &ss
@@ -139,4 +150,32 @@ func (s *Sampler) infoIfChanged(info ServerInfo) *ServerInfo {
 	out := info
 
 	return &out
+}
+
+// isReplicaSet asks hello, once, whether the server is a replica set
+// member (a mongos, whose shards are replica sets, is not one); a hello
+// that fails is asked again at the next sample.
+func (s *Sampler) isReplicaSet(ctx context.Context) bool {
+	s.mu.Lock()
+	known := s.replicaSet
+	s.mu.Unlock()
+
+	if known != nil {
+		return *known
+	}
+
+	raw, err := runHello(ctx, s.client.Database("admin"))
+	if err != nil {
+		return false
+	}
+
+	var t TopologyInfo
+	applyHello(&t, raw)
+	yes := t.Kind == KindReplicaSet
+
+	s.mu.Lock()
+	s.replicaSet = &yes
+	s.mu.Unlock()
+
+	return yes
 }

@@ -53,6 +53,10 @@ type ServerSample struct {
 	OpLatencies *OpLatencies     `json:"op_latencies,omitempty"`
 	GlobalLock  GlobalLock       `json:"global_lock,omitzero"`
 	Cache       *WiredTigerCache `json:"wiredtiger_cache,omitempty"`
+
+	// Replication is replSetGetStatus's members, states and lag, read
+	// beside serverStatus when the server is a replica set member.
+	Replication *ReplicaSetStatus `json:"replication,omitempty"`
 }
 
 // Opcounters are serverStatus.opcounters, operations since start-up.

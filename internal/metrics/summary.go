@@ -398,3 +398,66 @@ func ShardingLines(r *ShardingRun) []string {
 
 	return w.lines
 }
+
+// ReplicationLines render the replica set's lag as sampled over the run,
+// one sample per status interval: the largest and the 99th percentile
+// (nearest rank) of the intervals' largest member lag, and each member
+// whose state changed during the run, with the states in order. nil when
+// no interval sampled replSetGetStatus.
+func ReplicationLines(intervals []IntervalMetrics) []string {
+	var lags []float64
+
+	type seen struct {
+		name   string
+		states []string
+	}
+
+	var members []*seen
+
+	byName := map[string]*seen{}
+
+	for _, iv := range intervals {
+		if iv.Server == nil || iv.Server.Replication == nil {
+			continue
+		}
+
+		if v := iv.Server.ReplicationLagMaxSec; v.OK {
+			lags = append(lags, v.V)
+		}
+
+		for _, m := range iv.Server.Replication.Members {
+			s, ok := byName[m.Name]
+			if !ok {
+				s = &seen{name: m.Name}
+				byName[m.Name] = s
+				members = append(members, s)
+			}
+
+			if n := len(s.states); n == 0 || s.states[n-1] != m.State {
+				s.states = append(s.states, m.State)
+			}
+		}
+	}
+
+	if len(lags) == 0 && len(members) == 0 {
+		return nil
+	}
+
+	w := &lineWriter{}
+	w.add(server, "ReplicationLagSamples", strconv.Itoa(len(lags)))
+
+	if len(lags) > 0 {
+		sort.Float64s(lags)
+		rank := (99*len(lags) + 99) / 100 // ceil(0.99 n)
+		w.add(server, "ReplicationLagSampledMax(s)", fmtNum(lags[len(lags)-1], 1))
+		w.add(server, "ReplicationLagSampledP99(s)", fmtNum(lags[rank-1], 1))
+	}
+
+	for _, s := range members {
+		if len(s.states) > 1 {
+			w.add(server, "MemberStates("+s.name+")", strings.Join(s.states, " -> "))
+		}
+	}
+
+	return w.lines
+}

@@ -208,3 +208,40 @@ func TestShardingLinesGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestReplicationLinesGolden samples a 4.4 replica set (the 004 report's
+// primary, secondary and arbiter) over 120 intervals: the secondary falls
+// behind by 0.5 s more each interval up to 59.5 s, goes RECOVERING for one
+// interval, and comes back. The max is 59.5 s; the p99 of 120 samples is
+// the 119th smallest.
+func TestReplicationLinesGolden(t *testing.T) {
+	t.Parallel()
+
+	base := parseReplSetStatus(fixture(t, "replsetgetstatus_4.4.json"))
+	checkValue(t, "recorded lag", base.MaxLagSec(), Known(6))
+
+	var intervals []IntervalMetrics
+
+	for i := range 120 {
+		rs := &ReplicaSetStatus{Members: append([]Member(nil), base.Members...)}
+		rs.Members[1].LagSec = Known(float64(i%120) / 2)
+
+		if i == 60 {
+			rs.Members[1].State = "RECOVERING"
+		}
+
+		prev := Snapshot{At: t0.Add(time.Duration(i) * 10 * time.Second), Server: &ServerSample{Host: "node2:27002"}}
+		cur := Snapshot{At: prev.At.Add(10 * time.Second), Server: &ServerSample{Host: "node2:27002", Replication: rs}}
+		intervals = append(intervals, Delta(prev, cur))
+	}
+
+	// An interval whose serverStatus failed has no lag, and is not counted.
+	intervals = append(intervals, Delta(Snapshot{At: t0}, Snapshot{At: t0, Server: &ServerSample{Error: "timeout"}}))
+
+	got := strings.Join(ReplicationLines(intervals), "\n") + "\n"
+	golden.Check(t, filepath.Join("summary", "replication.txt"), got)
+
+	if ReplicationLines(intervals[120:]) != nil {
+		t.Error("lines without any replication sample")
+	}
+}
