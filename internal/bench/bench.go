@@ -46,6 +46,9 @@ type Config struct {
 	Observe   bool
 	Monitor   *driver.Client
 	LocalHost bool // the server runs on this machine
+	// Shards are clients of a sharded cluster's shard primaries, sampled
+	// beside Monitor (a mongos); nil for none.
+	Shards []metrics.ShardClient
 
 	// Stop, when closed, ends the phase gracefully; operations in flight
 	// get Grace to finish.
@@ -175,7 +178,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		if out != nil {
 			onMetrics = out.metrics
 		}
-		o.Observer = StartObserver(ctx, cfg.Monitor, clock, spec.StatusInterval, cfg.LocalHost, onMetrics)
+		o.Observer = StartObserver(ctx, metrics.SamplerOptions{Client: cfg.Monitor, ServerIsLocal: cfg.LocalHost, Interval: spec.StatusInterval, Shards: cfg.Shards}, clock, onMetrics)
 	}
 	var probe *selfmon.Probe
 	if cfg.Observe {

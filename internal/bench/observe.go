@@ -5,8 +5,6 @@ import (
 	"sync"
 	"time"
 
-	driver "go.mongodb.org/mongo-driver/v2/mongo"
-
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
@@ -33,12 +31,14 @@ type Observer struct {
 	done  chan struct{}
 }
 
-func StartObserver(ctx context.Context, client *driver.Client, clock measure.Clock, interval time.Duration, serverIsLocal bool,
+// StartObserver takes the first sample and starts sampling every
+// opts.Interval on clock.
+func StartObserver(ctx context.Context, opts metrics.SamplerOptions, clock measure.Clock,
 	onMetrics func(index int, m metrics.IntervalMetrics)) *Observer {
 	o := &Observer{
-		sampler:   metrics.NewSampler(metrics.SamplerOptions{Client: client, ServerIsLocal: serverIsLocal, Interval: interval}),
+		sampler:   metrics.NewSampler(opts),
 		clock:     clock,
-		interval:  interval,
+		interval:  opts.Interval,
 		onMetrics: onMetrics,
 		stopc:     make(chan struct{}),
 		done:      make(chan struct{}),

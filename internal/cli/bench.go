@@ -405,6 +405,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	topology := metrics.Topology(preCtx, monitor, dbName, spec.Table)
 	sizesBefore := sizesWithin(preCtx, preLimit, "before the phase", monitor, dbName, spec.Table)
 	cancelPre()
+	ph.shards = openShardMonitors(setupCtx, env, url, &topology, cfg.connect)
+	for _, sh := range ph.shards {
+		defer disconnect(sh.Client.Disconnect)
+	}
 	if err := interrupt.before(nil, "reading the server's topology and sizes"); err != nil {
 		return err
 	}

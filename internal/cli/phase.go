@@ -7,6 +7,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -25,11 +26,12 @@ type phaseConfig struct {
 	maxErrors  int64
 	// maxErrorRate is --max-error-rate; 0 for none.
 	maxErrorRate float64
-	monitor      *driver.Client // samples server metrics; nil for none
-	localHost    bool           // the server runs on this machine
-	journal      string         // path of the interval journal; "" for none
-	metrics      bench.Sink     // the metrics endpoint's sink; nil for none
-	meta         results.Meta   // what the journal's header says of the run
+	monitor      *driver.Client        // samples server metrics; nil for none
+	localHost    bool                  // the server runs on this machine
+	shards       []metrics.ShardClient // shard primaries sampled beside a mongos
+	journal      string                // path of the interval journal; "" for none
+	metrics      bench.Sink            // the metrics endpoint's sink; nil for none
+	meta         results.Meta          // what the journal's header says of the run
 }
 
 // runPhase runs one load or run phase with the outputs its flags ask for.
@@ -63,7 +65,7 @@ func (pc *phaseConfig) config(env Env) bench.Config {
 		Command: pc.command, Core: pc.core, Spec: pc.spec, Client: pc.client, Seed: pc.seed,
 		BatchSize: pc.batchSize, Operations: pc.operations,
 		MaxErrors: pc.maxErrors, MaxErrorRate: pc.maxErrorRate,
-		Observe: !pc.quiet, Monitor: pc.monitor, LocalHost: pc.localHost,
+		Observe: !pc.quiet, Monitor: pc.monitor, LocalHost: pc.localHost, Shards: pc.shards,
 		Stop: pc.interrupt.stopped(), Grace: stopGrace,
 		Warnings: env.Stderr,
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	driver "go.mongodb.org/mongo-driver/v2/mongo"
@@ -11,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -84,4 +86,59 @@ func readShardingRun(ctx context.Context, monitor *driver.Client, topo *metrics.
 		return nil
 	}
 	return metrics.Sharding(ctx, monitor, sh.Namespace, sum.Start, sum.End, interval)
+}
+
+// openShardMonitors connects to each shard's primary of a sharded
+// cluster, with the mongos URL's credentials and options, so that the
+// phase samples their serverStatus too. A shard that does not answer
+// within the connect timeout (another network, a user that exists only on
+// the mongos) is left out, and one line says so: the run does not depend
+// on it.
+func openShardMonitors(ctx context.Context, env Env, uri string, topo *metrics.TopologyInfo, connect time.Duration) []metrics.ShardClient {
+	if topo.Kind != metrics.KindSharded || topo.Sharding == nil {
+		return nil
+	}
+	shards := topo.Sharding.Shards
+	clients := make([]*driver.Client, len(shards))
+	errs := make([]error, len(shards))
+	var wg sync.WaitGroup
+	// All at once: unreachable shards cost one connect timeout, not one each.
+	for i, sh := range shards {
+		if sh.Host == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			shardURL, err := mongo.ShardURL(uri, sh.Host)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			c, err := mongo.OpenMonitor(mongo.Config{URL: shardURL, ConnectTimeout: connect})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			pingCtx, cancel := context.WithTimeout(ctx, connect)
+			defer cancel()
+			if err := c.Ping(pingCtx, nil); err != nil {
+				errs[i] = errors.New(redact.Error(err.Error(), shardURL))
+				go func() { _ = c.Disconnect(context.Background()) }()
+				return
+			}
+			clients[i] = c
+		}()
+	}
+	wg.Wait()
+	var out []metrics.ShardClient
+	for i, sh := range shards {
+		switch {
+		case clients[i] != nil:
+			out = append(out, metrics.ShardClient{Name: sh.ID, Client: clients[i]})
+		case errs[i] != nil:
+			fmt.Fprintf(env.Stderr, "mongobench: shard %s (%s) does not answer with the URL's credentials: its serverStatus is left out (%v)\n", sh.ID, sh.Host, errs[i])
+		}
+	}
+	return out
 }

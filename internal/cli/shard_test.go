@@ -20,6 +20,15 @@ func startFakeMongos(t *testing.T, version string, before func(*nullserver.Clust
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each shard's primary is a plain null server, reached directly.
+	for _, id := range []string{"shard01", "shard02", "shard03"} {
+		primary, err := nullserver.Start("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = primary.Close() })
+		cl.SetShardHost(id, primary.Addr())
+	}
 	if before != nil {
 		before(cl)
 	}
@@ -173,6 +182,9 @@ func TestShardedLoadSummary(t *testing.T) {
 		"[SERVER], ShardSize(shard01), documents=34,",
 		"[SERVER], ShardSize(shard02), documents=33,",
 		"[SERVER], ShardSize(shard03), documents=33,",
+		// Each shard's primary sampled beside the mongos (the null
+		// server reports no opcounters, and the summary says so).
+		"[SERVER], ShardOpcounters(shard03), not reported by this server",
 		"[SHARDING], Balancer, full",
 		"[SHARDING], ChunkMigrations, 1",
 		"[SHARDING], ChunkMigrationTime(ms), 250",
@@ -187,6 +199,9 @@ func TestShardedLoadSummary(t *testing.T) {
 	sh := res.Extra.Sharding
 	if sh == nil || len(sh.Migrations) != 1 || sh.Migrations[0].From != "shard01" || sh.Migrations[0].To != "shard02" || sh.Balancer == nil || sh.Balancer.Mode != "full" {
 		t.Fatalf("results' sharding section: %+v", sh)
+	}
+	if sm := res.Extra.ServerMetrics; len(sm) == 0 || len(sm[0].Server.Shards) != 3 || sm[0].Server.Shards[2].Name != "shard03" {
+		t.Errorf("results' server metrics have no per-shard intervals: %+v", sm)
 	}
 	if end := res.Extra.Sizes.End; end == nil || len(end.Shards) != 3 || end.Shards[1].Documents.V != 33 {
 		t.Errorf("results' sizes after the load: %+v", res.Extra.Sizes.End)

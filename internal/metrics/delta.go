@@ -40,6 +40,16 @@ type ServerInterval struct {
 	// unless the server is a replica set member.
 	ReplicationLagMaxSec Value             `json:"replication_lag_max_s,omitzero"`
 	Replication          *ReplicaSetStatus `json:"replication,omitempty"`
+
+	// Shards are each shard primary's interval, by shard name, when the
+	// mongos's shards were sampled: a hot shard shows in their rates.
+	Shards []ShardInterval `json:"shards,omitempty"`
+}
+
+// ShardInterval is one shard primary's interval.
+type ShardInterval struct {
+	Name   string          `json:"name"`
+	Server *ServerInterval `json:"server"`
 }
 
 // OpRates are serverStatus.opcounters per second.
@@ -170,15 +180,46 @@ func Delta(prev, cur Snapshot) IntervalMetrics {
 	return m
 }
 
+// shardDeltas pairs each shard's samples by name; a shard the earlier
+// sample lacks gets only its gauges.
+func shardDeltas(prev, cur *ServerSample, elapsed float64) []ShardInterval {
+	var out []ShardInterval
+
+	for _, sh := range cur.Shards {
+		if sh.Server == nil {
+			continue
+		}
+
+		var before *ServerSample
+
+		if prev != nil {
+			for _, p := range prev.Shards {
+				if p.Name == sh.Name {
+					before = p.Server
+				}
+			}
+		}
+
+		out = append(out, ShardInterval{Name: sh.Name, Server: serverDelta(before, sh.Server, elapsed)})
+	}
+
+	return out
+}
+
 func serverDelta(prev, cur *ServerSample, elapsed float64) *ServerInterval {
+	// A mongos that did not answer says nothing of its shards, which may
+	// have.
+	shards := shardDeltas(prev, cur, elapsed)
+
 	if cur.Error != "" {
-		return &ServerInterval{Error: cur.Error}
+		return &ServerInterval{Error: cur.Error, Shards: shards}
 	}
 
 	out := &ServerInterval{
 		Connections: cur.Connections,
 		GlobalLock:  cur.GlobalLock,
 		Replication: cur.Replication,
+		Shards:      shards,
 	}
 	if cur.Replication != nil {
 		out.ReplicationLagMaxSec = cur.Replication.MaxLagSec()

@@ -43,10 +43,19 @@ type SamplerOptions struct {
 	Interval time.Duration
 	// Timeout, when positive, bounds each Sample instead.
 	Timeout time.Duration
+	// Shards are clients of a cluster's shard primaries, whose
+	// serverStatus each Sample reads beside Client's (a mongos).
+	Shards []ShardClient
 
 	// pid is the process whose own figures are read; 0 is this process.
 	// Tests set it to read a recorded process.
 	pid int
+}
+
+// ShardClient is a connection to one shard's primary.
+type ShardClient struct {
+	Name   string
+	Client *mongo.Client
 }
 
 // Snapshot is one reading of raw counters. Keep the first and last of a
@@ -62,6 +71,7 @@ type Snapshot struct {
 // Sampler takes snapshots. Its methods are safe for concurrent use.
 type Sampler struct {
 	client        *mongo.Client
+	shards        []ShardClient
 	host          *hostReader
 	serverIsLocal bool
 	timeout       time.Duration
@@ -78,6 +88,7 @@ type Sampler struct {
 func NewSampler(opts SamplerOptions) *Sampler {
 	s := &Sampler{
 		client:        opts.Client,
+		shards:        opts.Shards,
 		serverIsLocal: opts.ServerIsLocal,
 		timeout:       sampleTimeout(opts.Interval, opts.Timeout),
 	}
@@ -132,10 +143,42 @@ func (s *Sampler) Sample(ctx context.Context, at time.Time) Snapshot {
 			}
 		}
 
+		ss.Shards = s.sampleShards(ctx)
 		snap.Server = &ss
 	}
 
 	return snap
+}
+
+// sampleShards reads each shard primary's serverStatus, all at once: the
+// sample's timeout bounds them together.
+func (s *Sampler) sampleShards(ctx context.Context) []ShardSample {
+	if len(s.shards) == 0 {
+		return nil
+	}
+
+	out := make([]ShardSample, len(s.shards))
+
+	var wg sync.WaitGroup
+
+	for i, sh := range s.shards {
+		wg.Add(1)
+
+		go func() {
+			defer wg.Done()
+
+			ss, _, err := serverStatus(ctx, sh.Client)
+			if err != nil {
+				ss = ServerSample{Error: err.Error()}
+			}
+
+			out[i] = ShardSample{Name: sh.Name, Server: &ss}
+		}()
+	}
+
+	wg.Wait()
+
+	return out
 }
 
 func (s *Sampler) infoIfChanged(info ServerInfo) *ServerInfo {

@@ -57,6 +57,16 @@ type ServerSample struct {
 	// Replication is replSetGetStatus's members, states and lag, read
 	// beside serverStatus when the server is a replica set member.
 	Replication *ReplicaSetStatus `json:"replication,omitempty"`
+
+	// Shards are the serverStatus of each shard's primary, sampled beside
+	// a mongos's own when the shards are reachable.
+	Shards []ShardSample `json:"shards,omitempty"`
+}
+
+// ShardSample is one shard primary's serverStatus.
+type ShardSample struct {
+	Name   string        `json:"name"`
+	Server *ServerSample `json:"server"`
 }
 
 // Opcounters are serverStatus.opcounters, operations since start-up.

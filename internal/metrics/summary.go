@@ -35,6 +35,10 @@ func SummaryLines(first, last Snapshot, sizes *SizeStats, topo *TopologyInfo) []
 		topologyLines(w, topo)
 	}
 
+	if d.Server != nil {
+		shardRateLines(w, d.Server.Shards)
+	}
+
 	if d.Host != nil {
 		hostLines(w, last.Host, d.Host)
 	}
@@ -460,4 +464,35 @@ func ReplicationLines(intervals []IntervalMetrics) []string {
 	}
 
 	return w.lines
+}
+
+// shardRateLines give each shard primary's operation rates over the run,
+// from the serverStatus sampled beside the mongos's: the shard whose rates
+// stand out is the hot one.
+func shardRateLines(w *lineWriter, shards []ShardInterval) {
+	for _, sh := range shards {
+		d := sh.Server
+		name := "ShardOpcounters(" + sh.Name + ")"
+
+		switch {
+		case d == nil:
+			continue
+		case d.Error != "":
+			w.add(server, name, "not available: "+d.Error)
+			continue
+		case d.Restarted:
+			w.add(server, name, "not available: the shard's primary changed or restarted during the run")
+			continue
+		}
+
+		o := d.Opcounters
+		if o == (OpRates{}) {
+			w.add(server, name, NotReported)
+			continue
+		}
+
+		w.add(server, name+"(ops/sec)", fmt.Sprintf("insert=%s, query=%s, update=%s, delete=%s, getmore=%s, command=%s",
+			fmtOpt(o.Insert, 1), fmtOpt(o.Query, 1), fmtOpt(o.Update, 1),
+			fmtOpt(o.Delete, 1), fmtOpt(o.Getmore, 1), fmtOpt(o.Command, 1)))
+	}
 }

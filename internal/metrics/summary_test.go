@@ -40,6 +40,19 @@ func TestSummaryLinesGolden(t *testing.T) {
 	mongosB.UptimeSec = Known(86410)
 	mongosB.Opcounters.Query = Known(25050000)
 	mongosB.Opcounters.Insert = Known(10020000)
+	// Each shard primary's serverStatus, sampled beside the mongos's: the
+	// recorded 4.2.8 primary 10 s apart on shard01 (the hot shard), the
+	// hand-made mongod_a/b on shard02, and shard03 unreachable.
+	mongosA.Shards = []ShardSample{
+		{Name: "shard01", Server: serverSample(t, "mongod_4.2.8_recorded.json")},
+		{Name: "shard02", Server: serverSample(t, "mongod_a.json")},
+		{Name: "shard03", Server: &ServerSample{Error: "metrics: serverStatus: server selection error: context deadline exceeded"}},
+	}
+	mongosB.Shards = []ShardSample{
+		{Name: "shard01", Server: serverSample(t, "mongod_4.2.8_advanced.json")},
+		{Name: "shard02", Server: serverSample(t, "mongod_b.json")},
+		{Name: "shard03", Server: &ServerSample{Error: "metrics: serverStatus: server selection error: context deadline exceeded"}},
+	}
 
 	sharded := true
 	shardTopo := &TopologyInfo{

@@ -93,6 +93,8 @@ type Cluster struct {
 	nextUUID    byte
 	changelog   []bson.D
 	now         func() time.Time
+	// hosts are the shards' hosts as listShards gives them, by shard.
+	hosts map[string]string
 	// migrations are to happen once a collection holds as many documents
 	// as each one's afterDocs; they outlive drops, as the balancer does.
 	migrations map[string][]plannedMigration
@@ -137,7 +139,7 @@ func NewCluster(version string, shards ...string) (*Cluster, error) {
 	if len(shards) == 0 {
 		return nil, fmt.Errorf("nullserver: a cluster needs at least one shard")
 	}
-	return &Cluster{version: v, shards: shards, enabled: map[string]bool{}, collections: map[string]*clusterCollection{}, now: time.Now, migrations: map[string][]plannedMigration{}}, nil
+	return &Cluster{version: v, shards: shards, enabled: map[string]bool{}, collections: map[string]*clusterCollection{}, now: time.Now, migrations: map[string][]plannedMigration{}, hosts: map[string]string{}}, nil
 }
 
 // Shard records ns as sharded on key and holding docs documents, as if
@@ -164,6 +166,15 @@ func (cl *Cluster) MigrateAfter(ns string, afterDocs int64, from, to string) {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	cl.migrations[ns] = append(cl.migrations[ns], plannedMigration{afterDocs: afterDocs, from: from, to: to})
+}
+
+// SetShardHost sets the host listShards gives for a shard ("rs/h:p,..."
+// or "h:p"); by default "<id>/<id>-a:27018,<id>-b:27018", which resolves
+// nowhere.
+func (cl *Cluster) SetShardHost(id, host string) {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	cl.hosts[id] = host
 }
 
 // SetDocuments sets ns's document count, creating it unsharded if needed.
@@ -241,9 +252,15 @@ func (cl *Cluster) reply(dst []byte, c *command, h *handler) ([]byte, bool) {
 		}), true
 	case "listShards":
 		var shards bson.A
+		cl.mu.Lock()
 		for _, id := range cl.shards {
-			shards = append(shards, bson.D{{Key: "_id", Value: id}, {Key: "host", Value: id + "/" + id + "-a:27018," + id + "-b:27018"}, {Key: "state", Value: int32(1)}})
+			host, ok := cl.hosts[id]
+			if !ok {
+				host = id + "/" + id + "-a:27018," + id + "-b:27018"
+			}
+			shards = append(shards, bson.D{{Key: "_id", Value: id}, {Key: "host", Value: host}, {Key: "state", Value: int32(1)}})
 		}
+		cl.mu.Unlock()
 		return appendDoc(dst, bson.D{{Key: "shards", Value: shards}, {Key: "ok", Value: 1.0}}), true
 	case "balancerStatus":
 		return appendDoc(dst, bson.D{{Key: "mode", Value: "full"}, {Key: "inBalancerRound", Value: false}, {Key: "numBalancerRounds", Value: int64(0)}, {Key: "ok", Value: 1.0}}), true

@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/mongobench/mongobench/internal/redact"
 )
 
 // ShardKey is a collection's shard key: its fields in order, each ranged
@@ -354,4 +358,63 @@ func needsEnableSharding(version string, parts []int32) bool {
 	major, _, _ := strings.Cut(version, ".")
 	n, err := strconv.Atoi(major)
 	return err != nil || n < 6
+}
+
+// shardURLDropped are the options of a mongos URL that do not carry over
+// to a shard's: they name the mongos deployment or how to read from it.
+var shardURLDropped = []string{
+	"replicaset", "directconnection", "loadbalanced", "srvservicename", "srvmaxhosts",
+	"readpreference", "readpreferencetags", "maxstalenessseconds",
+}
+
+// ShardURL is the URL of one shard, from the mongos URL uri and the shard's
+// host as listShards gives it: "rs1/h1:27018,h2:27018" (a replica set,
+// read at its primary) or "h1:27018". The user, password and every other
+// option of uri carry over: a shard is reached with the mongos's
+// credentials, so its user must exist on the shards too (a cluster-wide
+// user does). A mongodb+srv:// URI becomes mongodb:// with tls=true, as
+// SRV implies.
+func ShardURL(uri, shardHost string) (string, error) {
+	scheme, rest, ok := strings.Cut(uri, "://")
+	if !ok || (scheme != "mongodb" && scheme != "mongodb+srv") {
+		return "", fmt.Errorf("%s is not a mongodb:// URL", redact.URL(uri))
+	}
+	setName, hosts, hasSet := strings.Cut(shardHost, "/")
+	if !hasSet {
+		hosts, setName = setName, ""
+	}
+	if hosts == "" {
+		return "", fmt.Errorf("listShards host %q names no server", shardHost)
+	}
+	authEnd := strings.IndexAny(rest, "/?")
+	if authEnd < 0 {
+		authEnd = len(rest)
+	}
+	authority, tail := rest[:authEnd], rest[authEnd:]
+	userinfo := ""
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		userinfo = authority[:at+1]
+	}
+	path, query, _ := strings.Cut(tail, "?")
+	var opts []string
+	for _, kv := range strings.Split(query, "&") {
+		k, _, _ := strings.Cut(kv, "=")
+		if kv == "" || slices.Contains(shardURLDropped, strings.ToLower(k)) {
+			continue
+		}
+		opts = append(opts, kv)
+	}
+	out := "mongodb://" + userinfo + hosts + path
+	if path == "" {
+		out += "/"
+	}
+	if scheme == "mongodb+srv" && !hasOption(uri, "tls") && !hasOption(uri, "ssl") {
+		opts = append(opts, "tls=true")
+	}
+	if setName != "" {
+		opts = append(opts, "replicaSet="+url.QueryEscape(setName), "readPreference=primary")
+	} else {
+		opts = append(opts, "directConnection=true")
+	}
+	return out + "?" + strings.Join(opts, "&"), nil
 }

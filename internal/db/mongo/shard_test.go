@@ -383,3 +383,51 @@ func TestNeedsEnableSharding(t *testing.T) {
 		}
 	}
 }
+
+func TestShardURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, uri, host, want, wantErr string
+	}{
+		{
+			// The field report's URL: three mongos, credentials, authSource.
+			name: "replica set shard", host: "shard2/node2:27002,node3:27002",
+			uri:  "mongodb://admin:p%40ss@node1:20000,node2:20000,node3:20000/testdb?authSource=admin",
+			want: "mongodb://admin:p%40ss@node2:27002,node3:27002/testdb?authSource=admin&replicaSet=shard2&readPreference=primary",
+		},
+		{
+			// What names the mongos deployment or how to read it goes.
+			name: "mongos options dropped", host: "rs1/a:27018",
+			uri:  "mongodb://m1:27017,m2:27017/?readPreference=secondary&w=majority&directConnection=false&tls=true&loadBalanced=false",
+			want: "mongodb://a:27018/?w=majority&tls=true&replicaSet=rs1&readPreference=primary",
+		},
+		{
+			name: "shard without a replica set", host: "s1:27018",
+			uri:  "mongodb://m1:27017/ycsb",
+			want: "mongodb://s1:27018/ycsb?directConnection=true",
+		},
+		{
+			// SRV implies TLS; the shard's hosts are listShards's, not DNS's.
+			name: "srv", host: "atlas-shard-0/h0:27017,h1:27017",
+			uri:  "mongodb+srv://u:pw@cluster0.example.net/ycsb?retryWrites=true",
+			want: "mongodb://u:pw@h0:27017,h1:27017/ycsb?retryWrites=true&tls=true&replicaSet=atlas-shard-0&readPreference=primary",
+		},
+		{name: "no hosts", host: "rs1/", uri: "mongodb://m1/", wantErr: "names no server"},
+		{name: "not a URL", host: "rs1/a:1", uri: "http://x", wantErr: "is not a mongodb:// URL"},
+	}
+	for _, tt := range tests {
+		got, err := ShardURL(tt.uri, tt.host)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: error %v, want %q", tt.name, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%s:\n got %s, %v\nwant %s", tt.name, got, err, tt.want)
+		}
+		if err := ValidateURL(got); err != nil {
+			t.Errorf("%s: %s is refused: %v", tt.name, got, err)
+		}
+	}
+}
