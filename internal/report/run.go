@@ -62,6 +62,7 @@ func buildRun(anchor string, r *results.Results, name string) runView {
 		rv.Figures = append(rv.Figures, figs...)
 		rv.Notes = append(rv.Notes, notes...)
 	}
+	rv.Notes = append(rv.Notes, shardingNotes(r)...)
 	if f, note := spectrumFigure(id, r); note != "" {
 		rv.Notes = append(rv.Notes, note)
 	} else {
