@@ -99,6 +99,14 @@ func TestShardKeyCommandLine(t *testing.T) {
 			wantKey: `{"_id": "hashed"}`,
 		},
 		{
+			// A second load without --drop finds the key in place.
+			name: "load onto the same key", version: "7.0.12", before: hashedBefore,
+			args:     []string{"load", "-p", "mongodb.shardkey=_id:hashed"},
+			wantCode: 0, wantStderr: "mongobench: ycsb.usertable is already sharded on _id:hashed",
+			wantChanges: []string{"ycsb.insert usertable ..."},
+			wantKey:     `{"_id": "hashed"}`,
+		},
+		{
 			name: "another key refused before anything runs", version: "7.0.12", before: rangedBefore,
 			args:     []string{"load", "-p", "mongodb.shardkey=_id:hashed"},
 			wantCode: ExitBadInput, wantStderr: "mongodb.shardkey=_id:hashed, but ycsb.usertable is already sharded on field0:1",

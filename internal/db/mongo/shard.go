@@ -209,7 +209,7 @@ type ShardSetup struct {
 // String says what happened, for the terminal.
 func (s ShardSetup) String() string {
 	if s.AlreadySharded {
-		return fmt.Sprintf("%s is sharded on the key asked for", s.Namespace)
+		return fmt.Sprintf("%s is already sharded", s.Namespace)
 	}
 	if s.EnabledSharding {
 		return fmt.Sprintf("enabled sharding of %s and sharded %s (MongoDB %s)", s.Namespace[:strings.IndexByte(s.Namespace, '.')], s.Namespace, s.Version)
