@@ -175,3 +175,48 @@ func TestParseMigrations(t *testing.T) {
 		t.Errorf("commit alone: %+v, want one migration of unknown duration", got)
 	}
 }
+
+// FuzzShardingParsers feeds arbitrary bytes as the documents of the
+// sharding and replica set replies: no parser may panic, and what they
+// read must hold together.
+func FuzzShardingParsers(f *testing.F) {
+	for _, name := range []string{"sharding/collections_7.0.json", "sharding/balancerstatus.json", "sharding/listshards_4.4.json"} {
+		f.Add([]byte(fixture(f, name)))
+	}
+	for _, name := range []string{"sharding/collstats_4.4.json", "sharding/changelog_4.4.json", "sharding/chunks_7.0.json"} {
+		f.Add([]byte(fixtureDocs(f, name)[0]))
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		raw := bson.Raw(data)
+		if raw.Validate() != nil {
+			return
+		}
+		docs := []bson.Raw{raw, raw}
+		for _, s := range parseShardSizes(docs) {
+			if s.Shard == "" {
+				t.Errorf("a shard without a name: %+v", s)
+			}
+		}
+		start := time.Date(2024, 6, 10, 8, 0, 0, 0, time.UTC)
+		migrations, failed := parseMigrations(docs, start, 10*time.Second)
+		if failed < 0 || len(migrations)+failed > len(docs) {
+			t.Errorf("%d migrations and %d failures from %d entries", len(migrations), failed, len(docs))
+		}
+		for _, m := range migrations {
+			if m.DurationMs.OK && m.DurationMs.V < 0 {
+				t.Errorf("a migration of negative duration: %+v", m)
+			}
+		}
+		var total float64
+		for _, n := range countChunks(raw, docs) {
+			total += n
+		}
+		if total > float64(len(docs)) {
+			t.Errorf("%v chunks counted from %d documents", total, len(docs))
+		}
+		_ = parseBalancerStatus(raw)
+		_ = parseListShards(raw)
+		_ = parseReplSetStatus(raw)
+	})
+}
