@@ -35,6 +35,8 @@ targets=(
   "./internal/embedded FuzzCommandName"
   "./internal/partition FuzzParse"
   "./internal/report FuzzMarkdown"
+  "./internal/db/mongo FuzzParseShardKey"
+  "./internal/metrics FuzzShardingParsers"
 )
 # fuzz PKG TARGET fuzzes one target. Go's fuzzing coordinator (before Go
 # 1.27) can end a run whose time is up with "context deadline exceeded"
