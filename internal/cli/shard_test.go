@@ -215,3 +215,31 @@ func TestShardedLoadSummary(t *testing.T) {
 		t.Errorf("results' sizes after the load: %+v", res.Extra.Sizes.End)
 	}
 }
+
+// TestShardKeySurvivesSweepReload is the issue's complaint: a sweep that
+// reloads drops the collection before every trial, which discards the
+// shard key, and every later trial measured an unsharded collection. With
+// mongodb.shardkey each reload shards it again before loading.
+func TestShardKeySurvivesSweepReload(t *testing.T) {
+	t.Parallel()
+	s, cl, url := startFakeMongos(t, "7.0.12", nil)
+	r := mongobench(t, "sweep", "run", "mongodb", "-P", "workloada", "-p", "mongodb.url="+url, "-p", "recordcount=20", "-p", "operationcount=20",
+		"-p", "mongodb.shardkey=_id:hashed", "--vary", "threadcount=1,2", "--reload", "--no-store", "--out-dir", t.TempDir())
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var got []string
+	for _, c := range changes(s) {
+		if !strings.HasPrefix(c, "ycsb.insert") {
+			got = append(got, c)
+		}
+	}
+	reshard := []string{`ycsb.drop {"drop":"usertable"}`, `admin.shardCollection {"shardCollection":"ycsb.usertable","key":{"_id":"hashed"}}`}
+	want := append(append([]string(nil), reshard...), reshard...)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the sweep's drops and shardings:\n%s\nwant, for each of its two trials:\n%s", strings.Join(got, "\n"), strings.Join(reshard, "\n"))
+	}
+	if key := cl.ShardKey("ycsb.usertable"); !strings.Contains(key, "hashed") {
+		t.Errorf("after the sweep the collection's key is %q", key)
+	}
+}
