@@ -40,6 +40,8 @@ type Extra struct {
 	// from its parts.
 	Part   *Part   `json:"part,omitempty"`
 	Merged *Merged `json:"merged,omitempty"`
+	// Diagnosis says what limited the run.
+	Diagnosis *Diagnosis `json:"diagnosis,omitempty"`
 }
 
 // Part is one part of a run split over several client processes (see the
