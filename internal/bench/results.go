@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
 )
@@ -18,6 +19,8 @@ type Observation struct {
 	// Sharding is what happened to a sharded collection's distribution
 	// during the phase.
 	Sharding *metrics.ShardingRun
+	// DiskCeiling is the disk baseline the run's disk is judged against.
+	DiskCeiling *results.DiskCeiling
 }
 
 // Client judges the phase's client usage; nil when it was not observed.
@@ -61,14 +64,17 @@ func (o *Outcome) Results(meta results.Meta, obs Observation) (*results.Results,
 	}
 	meta.Extra = extra
 	res, err := results.NewResults(o.Summary, meta)
-	if err != nil || o.Observer == nil {
+	if err != nil {
 		return res, err
 	}
-	// Interval k of the metrics covers interval k of the latencies.
-	for i, m := range o.Observer.Intervals() {
-		if i < len(res.Intervals) {
-			res.Intervals[i].Metrics = &m
+	if o.Observer != nil {
+		// Interval k of the metrics covers interval k of the latencies.
+		for i, m := range o.Observer.Intervals() {
+			if i < len(res.Intervals) {
+				res.Intervals[i].Metrics = &m
+			}
 		}
 	}
+	extra.Diagnosis = diagnosis.Diagnose(res, obs.DiskCeiling)
 	return res, nil
 }

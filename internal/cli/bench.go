@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"os"
 	"path/filepath"
 	"slices"
@@ -443,6 +444,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 	}
 
+	// The results are built whether or not they are kept: the summary
+	// prints their diagnosis.
+	res, resErr := out.Results(resultsMeta(cfg, command, runSeed, redact.URL(url), dbName), obsv)
+
 	// Every output is written whatever became of the others: a results
 	// file that cannot be written must not cost the run its place in the
 	// store, nor the store the results file.
@@ -479,6 +484,11 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
 		}
 	}
+	if res != nil && res.Extra != nil {
+		for _, l := range diagnosis.SummaryLines(res.Extra.Diagnosis) {
+			fmt.Fprintln(summary, l)
+		}
+	}
 	if err := summary.close(); err != nil && summaryErr == nil {
 		summaryErr = err
 	}
@@ -495,9 +505,8 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintf(env.Stderr, "mongobench: %d operations were cut short by the end of the phase and not counted\n", out.Result.Abandoned)
 	}
 	if cfg.args.out != "" || runStore != nil || callerSaves(ctx) {
-		res, err := out.Results(resultsMeta(cfg, command, runSeed, redact.URL(url), dbName), obsv)
-		if err != nil {
-			return err
+		if resErr != nil {
+			return resErr
 		}
 		handToCaller(ctx, res)
 		if cfg.args.out != "" {

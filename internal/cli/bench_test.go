@@ -315,6 +315,7 @@ func TestTargetFigures(t *testing.T) {
 			t.Errorf("target %q: %d operations, want 200", target, n)
 		}
 		res := readResults(t, out)
+		checkDiagnosisLines(t, r.stdout, res)
 		if target == "" {
 			if _, ok := s["CLIENT"]["ScheduleLagP50(us)"]; ok || res.ScheduleLag != nil {
 				t.Errorf("closed loop: a schedule lag in the summary or results:\n%s", r.stdout)
@@ -414,5 +415,47 @@ func TestLatencyKept(t *testing.T) {
 				t.Errorf("%s: [READ] MaxLatency %d, want the %s latency's %d", name, got, tc.read, printed.MaxUs)
 			}
 		}
+	}
+}
+
+// checkDiagnosisLines: the summary's [DIAGNOSIS] lines are the results
+// file's diagnosis, line for line.
+func checkDiagnosisLines(t *testing.T, stdout string, res *results.Results) {
+	t.Helper()
+	if res.Extra == nil || res.Extra.Diagnosis == nil {
+		t.Fatal("the results file holds no diagnosis")
+	}
+	d := res.Extra.Diagnosis
+	var got []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "[DIAGNOSIS], ") {
+			got = append(got, l)
+		}
+	}
+	want := []string{"[DIAGNOSIS], Limit, " + d.Verdict}
+	if len(d.Limits) > 1 {
+		var names []string
+		for _, l := range d.Limits {
+			if l.Borderline {
+				names = append(names, l.Kind+" (borderline)")
+			} else {
+				names = append(names, l.Kind)
+			}
+		}
+		want = append(want, "[DIAGNOSIS], Limits, "+strings.Join(names, "; "))
+	}
+	for _, l := range d.Limits {
+		for _, e := range l.Evidence {
+			want = append(want, "[DIAGNOSIS], Evidence("+l.Kind+"), "+e)
+		}
+	}
+	for _, c := range d.CannotJudge {
+		want = append(want, "[DIAGNOSIS], CannotJudge, "+c)
+	}
+	for _, n := range d.Notes {
+		want = append(want, "[DIAGNOSIS], Note, "+n)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("[DIAGNOSIS] lines\n%s\nthe results file's diagnosis\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
