@@ -82,6 +82,21 @@ var migrations = []string{
 	`CREATE INDEX runs_label ON runs (label)`,
 	`CREATE INDEX runs_sweep ON runs (sweep_id)`,
 	`CREATE INDEX runs_start ON runs (start)`,
+	// Disk baselines (mongobench disk) beside the runs: device and
+	// measured_at to find the latest of a disk, the ceiling's figures
+	// for listing, the whole baseline as JSON.
+	`CREATE TABLE disk_baselines (
+		id              INTEGER PRIMARY KEY AUTOINCREMENT,
+		device          TEXT    NOT NULL,
+		dir             TEXT    NOT NULL,
+		measured_at     TEXT    NOT NULL,
+		rand_read_iops  REAL    NOT NULL,
+		rand_write_iops REAL    NOT NULL,
+		seq_read_mb_s   REAL    NOT NULL,
+		seq_write_mb_s  REAL    NOT NULL,
+		baseline        TEXT    NOT NULL
+	)`,
+	`CREATE INDEX disk_baselines_device ON disk_baselines (device, measured_at)`,
 }
 
 // schemaVersion is the schema version this code writes and the newest it
