@@ -19,8 +19,9 @@ type Observation struct {
 	// Sharding is what happened to a sharded collection's distribution
 	// during the phase.
 	Sharding *metrics.ShardingRun
-	// DiskCeiling is the disk baseline the run's disk is judged against.
-	DiskCeiling *results.DiskCeiling
+	// DiskCeilings are the disk baselines known (the newest of each
+	// device): the run's busiest disk is judged against its own.
+	DiskCeilings []*results.DiskCeiling
 }
 
 // Client judges the phase's client usage; nil when it was not observed.
@@ -75,6 +76,6 @@ func (o *Outcome) Results(meta results.Meta, obs Observation) (*results.Results,
 			}
 		}
 	}
-	extra.Diagnosis = diagnosis.Diagnose(res, obs.DiskCeiling)
+	extra.Diagnosis = diagnosis.Diagnose(res, obs.DiskCeilings...)
 	return res, nil
 }

@@ -102,9 +102,10 @@ const (
 	LateStartShare  = 0.01
 )
 
-// Diagnose judges the run r. ceiling is the disk baseline of the run's
-// disk, or nil when none was measured.
-func Diagnose(r *results.Results, ceiling *results.DiskCeiling) *results.Diagnosis {
+// Diagnose judges the run r. ceilings are the disk baselines known, the
+// newest of each device; the run's busiest disk is judged against its own,
+// or by its utilisation when none was measured.
+func Diagnose(r *results.Results, ceilings ...*results.DiskCeiling) *results.Diagnosis {
 	f := gather(r)
 	d := &results.Diagnosis{}
 	j := &judge{d: d, f: f}
@@ -112,7 +113,7 @@ func Diagnose(r *results.Results, ceiling *results.DiskCeiling) *results.Diagnos
 	judged := false
 	judged = j.client() || judged
 	judged = j.hostCPU() || judged
-	judged = j.disk(ceiling) || judged
+	judged = j.disk(ceilings) || judged
 	judged = j.server() || judged
 
 	slices.SortStableFunc(d.Limits, func(a, b results.Limit) int {
@@ -414,9 +415,9 @@ func (j *judge) hostCPU() bool {
 	return true
 }
 
-// disk judges the server host's busiest disk, against the measured ceiling
-// when there is one for it.
-func (j *judge) disk(ceiling *results.DiskCeiling) bool {
+// disk judges the server host's busiest disk, against its measured
+// ceiling when there is one.
+func (j *judge) disk(ceilings []*results.DiskCeiling) bool {
 	f := j.f
 	if !f.serverLocal || len(f.disks) == 0 {
 		return false
@@ -427,15 +428,21 @@ func (j *judge) disk(ceiling *results.DiskCeiling) bool {
 			busiest = &f.disks[i]
 		}
 	}
-	if ceiling != nil {
-		for i := range f.disks {
-			if f.disks[i].name == ceiling.Device {
-				j.d.DiskCeiling = ceiling
-				j.diskAgainstCeiling(&f.disks[i], ceiling)
-				return true
-			}
+	var measured []string
+	for _, c := range ceilings {
+		if c == nil {
+			continue
 		}
-		j.d.Notes = append(j.d.Notes, fmt.Sprintf("the disk baseline measured %s, which this run's metrics do not show: the disks are judged by utilisation", ceiling.Device))
+		if c.Device == busiest.name {
+			j.d.DiskCeiling = c
+			j.diskAgainstCeiling(busiest, c)
+			return true
+		}
+		measured = append(measured, c.Device)
+	}
+	if len(measured) > 0 {
+		j.d.Notes = append(j.d.Notes, fmt.Sprintf("the disk baselines measured %s, not %s, this run's busiest disk: it is judged by its utilisation",
+			strings.Join(measured, ", "), busiest.name))
 	}
 	k := busiest
 	util, queue := k.util.v(), k.aq.v()

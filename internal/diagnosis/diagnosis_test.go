@@ -319,7 +319,7 @@ func TestDiagnoseRecordedEmbeddedRun(t *testing.T) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}
-	d := Diagnose(&r, nil)
+	d := Diagnose(&r)
 	if d.Verdict != ServerCPU {
 		t.Fatalf("verdict %q, want %q\n%s", d.Verdict, ServerCPU, dump(d))
 	}
@@ -342,7 +342,7 @@ func TestDiagnoseCeilingOfAnotherDisk(t *testing.T) {
 	if d.Verdict != Disk || d.DiskCeiling != nil {
 		t.Fatalf("verdict %q, ceiling %v: want %q judged without the ceiling", d.Verdict, d.DiskCeiling, Disk)
 	}
-	if !strings.Contains(dump(d), "the disk baseline measured sdb") {
+	if !strings.Contains(dump(d), "the disk baselines measured sdb, not nvme0n1") {
 		t.Errorf("the diagnosis does not say the baseline was of another disk:\n%s", dump(d))
 	}
 }
