@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/disk"
 )
 
 // TestBadInput runs command lines with one mistake each: every one must
@@ -51,8 +53,15 @@ func TestBadInput(t *testing.T) {
 		want string // stderr after "mongobench: "
 	}
 	tests := []row{
-		{"unknown command", []string{"bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, version, help`},
-		{"unknown help topic", []string{"help", "bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, version, help`},
+		{"unknown command", []string{"bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, disk, version, help`},
+		{"unknown help topic", []string{"help", "bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, disk, version, help`},
+		{"disk: size", []string{"disk", "--size", "12Q"}, `disk: --size "12Q" is invalid: expected ` + disk.SizeAccepted},
+		{"disk: runtime", []string{"disk", "--runtime", "0"}, `disk: --runtime "0" is invalid: expected a number of seconds from 0.1 to 3600 (or a duration such as 30s)`},
+		{"disk: no such dir", []string{"disk", "--dir", badFile + "-none"}, "disk: --dir " + badFile + "-none is not a directory: expected an existing directory on the disk to measure"},
+		{"disk: stray argument", []string{"disk", dir}, `disk: unexpected argument "` + dir + `": name the directory with --dir D`},
+		{"disk: unknown flag", []string{"disk", "--depth", "4"}, "disk: unknown flag -depth: accepted flags are --dir D, --size S, --runtime T, --store PATH, --no-store, -h"},
+		// The tests' environment has no $PATH: fio is not found.
+		{"disk: no fio", []string{"disk", "--dir", dir, "--no-store"}, "disk: fio is not installed: install the Debian package fio (apt-get install fio)"},
 		{"unknown binding", []string{"run", "cassandra", "-P", "workloada"}, `unknown binding "cassandra": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},
 		// The URL typed where the binding goes: quoted back, password masked.
 		{"URL as binding", []string{"run", "mongodb://u:S3NTINEL@h/db"}, `unknown binding "mongodb://u:***@h/db": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},

@@ -438,6 +438,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		Part:     part,
 		Sharding: shardRun,
 	}
+	if runStore != nil {
+		obsv.DiskCeilings = diskCeilings(ctx, env, runStore)
+	}
 	if server != nil {
 		if err := server.EnsureIDIndexes(ctx); err != nil {
 			fmt.Fprintf(env.Stderr, "mongobench: warning: embedded server: %v\n", err)

@@ -76,6 +76,7 @@ usage:
   mongobench report RESULTS... [-o report.html]
   mongobench calibrate [-threads LIST] [-P file]... [-p name=value]... [--repeat N] [--json PATH]
   mongobench k8s --parts N --image IMAGE --results-claim CLAIM [flags] run|load mongodb [flags]
+  mongobench disk [--dir D] [--size S] [--runtime T]
   mongobench version
   mongobench help [command]
 
@@ -201,6 +202,7 @@ func commands() []command {
 		{name: "report", run: runReportCmd, help: reportHelp},
 		{name: "calibrate", run: runCalibrate, help: calibrateHelp},
 		{name: "k8s", run: runK8s, help: k8sHelp},
+		{name: "disk", run: runDisk, help: diskHelp},
 		{name: "version", aliases: []string{"--version", "-version"}, run: runVersion, help: versionHelp},
 		{name: "help", aliases: []string{"-h", "--help", "-help"}, run: runHelp, help: func() string { return usage }},
 	}

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mongobench/mongobench/internal/disk"
+	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+const diskAbout = `usage: mongobench disk [--dir D] [--size S] [--runtime T] [--store PATH]
+
+Measures the disk directory D lives on with fio (the Debian package fio):
+random 4 KiB reads and writes at queue depths 1, 8 and 32, sequential 1 MiB
+reads and writes, each with its IOPS, MB/s and latency percentiles. The
+baseline is kept in the results store beside the runs; the runs on that disk
+are judged against its ceiling ([DIAGNOSIS]), and the report shows how much
+of it each run used. Point D at the disk the database lives on.
+
+flags:`
+
+// The bounds of --runtime: fio needs some hundred milliseconds for a
+// figure, and a test of over an hour measures nothing more.
+const (
+	minDiskRuntime = 100 * time.Millisecond
+	maxDiskRuntime = time.Hour
+)
+
+type diskArgs struct {
+	opts  disk.Options
+	store storeFlags
+	help  bool
+}
+
+func diskFlags(a *diskArgs) []flagDef {
+	defs := []flagDef{
+		textFlag("dir", "D", "a directory on the disk to measure (default: the current one)", true, &a.opts.Dir),
+		funcFlag("size", "S", "the test file's size (default 256M)", true, func(v string) error {
+			n, err := disk.ParseSize(v)
+			if err != nil {
+				return badInputf("disk: --size %q is invalid: expected %s", v, disk.SizeAccepted)
+			}
+			a.opts.SizeBytes = n
+			return nil
+		}),
+		funcFlag("runtime", "T", "each test's duration (default 5s)", true, func(v string) error {
+			d, err := workload.ParseSeconds(v, minDiskRuntime, maxDiskRuntime)
+			if err != nil {
+				return badInputf("disk: --runtime %q is invalid: expected %s", v, workload.SecondsRange(minDiskRuntime, maxDiskRuntime))
+			}
+			a.opts.Runtime = d
+			return nil
+		}),
+	}
+	defs = append(defs, a.store.defs("the results store that keeps the baseline (default mongobench.db, or $MONGOBENCH_STORE)",
+		"print the baseline without keeping it")...)
+	return append(defs, helpFlag(&a.help))
+}
+
+func diskHelp() string {
+	return diskAbout + "\n" + flagsHelp(diskFlags(&diskArgs{}))
+}
+
+func parseDiskArgs(args []string) (*diskArgs, error) {
+	a := &diskArgs{opts: disk.Options{SizeBytes: disk.DefaultSizeBytes, Runtime: disk.DefaultRuntime, QueueDepths: disk.DefaultQueueDepths}}
+	defs := diskFlags(a)
+	fs := newFlagSet("disk", defs)
+	if err := fs.parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			a.help = true
+			return a, nil
+		}
+		if fs.valueErr != nil {
+			return nil, err
+		}
+		return nil, badInputf("disk: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
+	}
+	if a.help {
+		return a, nil
+	}
+	if fs.fs.NArg() > 0 {
+		return nil, badInputf("disk: unexpected argument %q: name the directory with --dir D", redact.Arg(fs.fs.Arg(0)))
+	}
+	if a.opts.Dir == "" {
+		a.opts.Dir = "."
+	}
+	abs, err := filepath.Abs(a.opts.Dir)
+	if err != nil {
+		return nil, badInputf("disk: --dir %s: %v: expected a directory", a.opts.Dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, badInputf("disk: --dir %s is not a directory: expected an existing directory on the disk to measure", a.opts.Dir)
+	}
+	a.opts.Dir = abs
+	return a, nil
+}
+
+// lookFio finds fio on the command's $PATH.
+func lookFio(env Env) string {
+	for _, dir := range filepath.SplitList(env.Getenv("PATH")) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, "fio")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// runDisk is "mongobench disk".
+func runDisk(ctx context.Context, args []string, env Env) error {
+	a, err := parseDiskArgs(args)
+	if err != nil {
+		return err
+	}
+	a.store.fromEnv(env)
+	if a.help {
+		fmt.Fprintln(env.Stdout, diskHelp())
+		return nil
+	}
+	if a.opts.Fio = lookFio(env); a.opts.Fio == "" {
+		return badInput{fmt.Errorf("disk: %w", disk.ErrNoFio)}
+	}
+	// The store is opened first: a store that cannot be written is
+	// refused before minutes of measuring.
+	var st *store.Store
+	if !a.store.disabled {
+		if st, err = openStore(a.store.path); err != nil {
+			return err
+		}
+		defer st.Close()
+	}
+	tests := 2*len(a.opts.QueueDepths) + 2
+	fmt.Fprintf(env.Stderr, "mongobench: measuring the disk of %s with fio: %d tests of %s each\n",
+		a.opts.Dir, tests, a.opts.Runtime)
+	b, err := disk.Measure(ctx, a.opts)
+	switch {
+	case errors.Is(err, disk.ErrNoBlockDevice):
+		return badInput{fmt.Errorf("disk: --dir %w", err)}
+	case err != nil:
+		return fmt.Errorf("disk: %w", err)
+	}
+	fmt.Fprint(env.Stdout, disk.Table(b))
+	if st != nil {
+		id, err := st.SaveDiskBaseline(ctx, b)
+		if err != nil {
+			return fmt.Errorf("disk: the baseline was measured but not kept: %w", err)
+		}
+		fmt.Fprintf(env.Stderr, "mongobench: saved as disk baseline %d of %s in %s\n", id, deviceName(b.Device), st.Path())
+	}
+	return nil
+}
+
+func deviceName(d string) string {
+	if strings.TrimSpace(d) == "" {
+		return "an unnamed device"
+	}
+	return d
+}
+
+// diskCeilings are the ceilings of the newest disk baseline of each
+// device in the store, which a run's diagnosis judges its disk against.
+// A store that cannot say costs the run nothing but that judgement.
+func diskCeilings(ctx context.Context, env Env, st *store.Store) []*results.DiskCeiling {
+	bs, err := st.DiskBaselines(ctx)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "mongobench: warning: the disk baselines could not be read, disks are judged by their utilisation: %v\n", err)
+		return nil
+	}
+	var out []*results.DiskCeiling
+	for _, b := range bs {
+		out = append(out, b.Ceiling())
+	}
+	return out
+}
