@@ -422,9 +422,9 @@ func (j *judge) disk(ceilings []*results.DiskCeiling) bool {
 	if !f.serverLocal || len(f.disks) == 0 {
 		return false
 	}
-	var busiest *diskFigures
+	busiest := &f.disks[0]
 	for i := range f.disks {
-		if busiest == nil || f.disks[i].util.v() > busiest.util.v() {
+		if f.disks[i].util.v() > busiest.util.v() {
 			busiest = &f.disks[i]
 		}
 	}
@@ -450,7 +450,7 @@ func (j *judge) disk(ceilings []*results.DiskCeiling) bool {
 	if lvl == 2 && queue < DiskQueueDepth {
 		lvl = 1
 	}
-	evidence := []string{fmt.Sprintf("%s was busy %s of the time (threshold %s) with %s requests in flight on average (threshold %s), %s IOPS at %s ms each",
+	evidence := []string{fmt.Sprintf("disk %s was busy %s of the time (threshold %s) with %s requests in flight on average (threshold %s), %s IOPS at %s ms each",
 		k.name, pct(util), pct(DiskUtilPct), num(queue, 2), num(DiskQueueDepth, 1), num(k.iops.v(), 0), num(k.await.v(), 2))}
 	if lvl == 1 {
 		evidence = append(evidence, "a disk serving requests in parallel can be busy all the time with room to spare: measure its ceiling with mongobench disk")
@@ -480,9 +480,9 @@ func (j *judge) diskAgainstCeiling(k *diskFigures, c *results.DiskCeiling) {
 	share := max(iopsShare, bwShare)
 	lvl := level(share, DiskCeilingShare, DiskCeilingBorderlineShare)
 	evidence := []string{
-		fmt.Sprintf("%s did %s reads/s and %s writes/s of its measured %s random-read and %s random-write IOPS: %s of its ceiling, threshold %s",
+		fmt.Sprintf("disk %s did %s reads/s and %s writes/s of its measured %s random-read and %s random-write IOPS: %s of its ceiling, threshold %s",
 			k.name, num(k.reads.v(), 0), num(k.writes.v(), 0), num(c.RandReadIOPS, 0), num(c.RandWriteIOPS, 0), pct(100*iopsShare), pct(100*DiskCeilingShare)),
-		fmt.Sprintf("%s read %s MB/s and wrote %s MB/s of its measured %s and %s MB/s sequential: %s of its bandwidth",
+		fmt.Sprintf("disk %s read %s MB/s and wrote %s MB/s of its measured %s and %s MB/s sequential: %s of its bandwidth",
 			k.name, num(k.rMB.v(), 1), num(k.wMB.v(), 1), num(c.SeqReadMBPerS, 0), num(c.SeqWriteMBPerS, 0), pct(100*bwShare)),
 	}
 	if lvl == 0 {
@@ -572,4 +572,29 @@ func (j *judge) targetKept() string {
 	}
 	return fmt.Sprintf("the run kept its -target of %s ops/s (%s ops/s, %d of %d operations started late)",
 		num(f.target, -1), num(f.throughput, 1), f.lateStarts, f.operations)
+}
+
+// DiskUse is what a run asked of one disk, as means over its intervals.
+type DiskUse struct {
+	Device                      string
+	ReadsPerSec, WritesPerSec   float64
+	ReadMBPerSec, WriteMBPerSec float64
+	UtilPct                     float64
+}
+
+// BusiestDisk is the server host's busiest disk in run r (by %util), or
+// false when the host figures are not the server's or show no disk.
+func BusiestDisk(r *results.Results) (DiskUse, bool) {
+	f := gather(r)
+	if !f.serverLocal || len(f.disks) == 0 {
+		return DiskUse{}, false
+	}
+	b := &f.disks[0]
+	for i := range f.disks {
+		if f.disks[i].util.v() > b.util.v() {
+			b = &f.disks[i]
+		}
+	}
+	return DiskUse{Device: b.name, ReadsPerSec: b.reads.v(), WritesPerSec: b.writes.v(),
+		ReadMBPerSec: b.rMB.v(), WriteMBPerSec: b.wMB.v(), UtilPct: b.util.v()}, true
 }

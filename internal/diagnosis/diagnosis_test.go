@@ -2,6 +2,7 @@ package diagnosis
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -135,7 +136,7 @@ func TestDiagnose(t *testing.T) {
 			name:    "disk at its ceiling",
 			run:     run{local: true, client: quietClient(), host: withDisk(20, disk{reads: 500, writes: 9000, wMB: 35, util: 70, queue: 12}), server: quietServer},
 			ceiling: ceiling, verdict: Disk, limits: []string{Disk},
-			say: []string{"nvme0n1 did 500 reads/s and 9000 writes/s of its measured 40000 random-read and 9800 random-write IOPS: 93.1% of its ceiling"},
+			say: []string{"disk nvme0n1 did 500 reads/s and 9000 writes/s of its measured 40000 random-read and 9800 random-write IOPS: 93.1% of its ceiling"},
 		},
 		{
 			// The same disk far from its ceiling, though always busy: a
@@ -151,7 +152,7 @@ func TestDiagnose(t *testing.T) {
 			name:    "disk saturated by utilisation",
 			run:     run{local: true, client: quietClient(), host: withDisk(20, disk{reads: 1144, util: 99.85, queue: 8}), server: quietServer},
 			verdict: Disk, limits: []string{Disk},
-			say: []string{"nvme0n1 was busy 99.9% of the time", "8.00 requests in flight", "the CPUs waited for I/O 12.0%"},
+			say: []string{"disk nvme0n1 was busy 99.9% of the time", "8.00 requests in flight", "the CPUs waited for I/O 12.0%"},
 		},
 		{
 			// Busy all the time but with a short queue: borderline.
@@ -344,5 +345,18 @@ func TestDiagnoseCeilingOfAnotherDisk(t *testing.T) {
 	}
 	if !strings.Contains(dump(d), "the disk baselines measured sdb, not nvme0n1") {
 		t.Errorf("the diagnosis does not say the baseline was of another disk:\n%s", dump(d))
+	}
+}
+
+func TestBusiestDisk(t *testing.T) {
+	t.Parallel()
+	r := run{local: true, client: quietClient(), host: withDisk(20, disk{reads: 500, writes: 2350, rMB: 2, wMB: 9.2, util: 70, queue: 1})}
+	u, ok := BusiestDisk(r.results())
+	if !ok || u.Device != "nvme0n1" || u.ReadsPerSec != 500 || u.WritesPerSec != 2350 || math.Abs(u.WriteMBPerSec-9.2) > 1e-9 || u.UtilPct != 70 {
+		t.Errorf("busiest disk %+v, %v: want nvme0n1 with its figures", u, ok)
+	}
+	r.local = false
+	if _, ok := BusiestDisk(r.results()); ok {
+		t.Error("the client's host's disk was taken for the server's")
 	}
 }
