@@ -251,7 +251,22 @@ func hostMetrics(seconds int) []results.HostSample {
 func singleInput(t testing.TB) *Input {
 	r := synthRun(t, runSpec{label: "workloadb", threads: 16, seconds: 20, opsPerSec: 400, readUs: 400, updateUs: 900,
 		spikeAt: 12, intended: true, failures: 3, metrics: true, url: "mongodb://admin:s3cret@db1:27017,db2:27017/ycsb?authSource=admin"})
-	return &Input{Title: "Workload B on db1", Runs: []*results.Results{r}, Generated: fixedGenerated, Version: "0.1.0"}
+	return &Input{Title: "Workload B on db1", Runs: []*results.Results{r}, Generated: fixedGenerated, Version: "0.1.0",
+		DiskBaselines: []*results.DiskBaseline{diskBaseline("sda")}}
+}
+
+// diskBaseline is what mongobench disk measured of device.
+func diskBaseline(device string) *results.DiskBaseline {
+	return &results.DiskBaseline{
+		Dir: "/data/db", Device: device, MeasuredAt: fixedStart.Add(-time.Hour), FioVersion: "fio-3.33", SizeBytes: 256 << 20, RuntimeS: 5,
+		Tests: []results.DiskTest{
+			{Name: "randread-qd1", Pattern: results.RandRead, BlockBytes: 4096, QueueDepth: 1, IOPS: 6279, MBPerS: 24.5, LatP50Us: 34, LatP99Us: 2007, LatP999Us: 15925},
+			{Name: "randread-qd32", Pattern: results.RandRead, BlockBytes: 4096, QueueDepth: 32, IOPS: 40000, MBPerS: 156.3, LatP50Us: 477, LatP99Us: 14221, LatP999Us: 16908},
+			{Name: "randwrite-qd32", Pattern: results.RandWrite, BlockBytes: 4096, QueueDepth: 32, IOPS: 9800, MBPerS: 38.3, LatP50Us: 831, LatP99Us: 18481, LatP999Us: 23986},
+			{Name: "seqread", Pattern: results.SeqRead, BlockBytes: 1 << 20, QueueDepth: 16, IOPS: 454, MBPerS: 454, LatP50Us: 22938, LatP99Us: 74973, LatP999Us: 74973},
+			{Name: "seqwrite", Pattern: results.SeqWrite, BlockBytes: 1 << 20, QueueDepth: 16, IOPS: 292, MBPerS: 292, LatP50Us: 39584, LatP99Us: 170918, LatP999Us: 170918},
+		},
+	}
 }
 
 // sweepInput is a thread sweep of three runs whose throughput saturates

@@ -36,6 +36,9 @@ type Input struct {
 	// Version is the version of the tool writing the report; empty means the
 	// version recorded in the first run.
 	Version string
+	// DiskBaselines are the disk baselines known (mongobench disk): each
+	// run's busiest disk is shown beside its device's newest.
+	DiskBaselines []*results.DiskBaseline
 }
 
 // Sweep is a series of runs that vary one setting.

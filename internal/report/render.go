@@ -85,7 +85,9 @@ type figureView struct {
 // runRow is a run's line in the table of runs.
 type runRow struct {
 	ID, Name, Label, Phase, Start, Duration, Operations, Throughput string
-	Partial                                                         bool
+	// Limit is what limited the run (its diagnosis).
+	Limit   string
+	Partial bool
 }
 
 // runView is the section of one run.
@@ -100,6 +102,8 @@ type runView struct {
 	Figures []figureView
 	Metrics []metricsView
 	Notes   []string
+	// Diagnosis says what limited the run.
+	Diagnosis *diagnosisView
 }
 
 // summaryRow is one line of a run's YCSB summary table.
@@ -214,10 +218,14 @@ func build(in *Input) (*page, error) {
 
 	names, labels := runNames(in.Runs, in.RunIDs), labelCounts(in.Runs)
 	anchors := runAnchors(in.Runs, in.RunIDs)
+	diags := make([]*results.Diagnosis, len(in.Runs))
+	for i, r := range in.Runs {
+		diags[i] = runDiagnosis(r, in.DiskBaselines)
+	}
 	for i, r := range in.Runs {
 		id := anchors[i]
 		p.RunRows = append(p.RunRows, runRow{
-			ID: id, Name: names[i], Label: r.Label, Phase: r.Phase,
+			ID: id, Name: names[i], Label: r.Label, Phase: r.Phase, Limit: limitCell(diags[i]),
 			Start:      r.Start.UTC().Format("2006-01-02 15:04:05"),
 			Duration:   formatSeconds(float64(r.RuntimeMs) / 1000),
 			Operations: formatInt(r.Operations),
@@ -267,6 +275,7 @@ func build(in *Input) (*page, error) {
 	}
 	for i, r := range in.Runs {
 		rv := buildRun(anchors[i], r, names[i])
+		rv.Diagnosis = buildDiagnosis(r, diags[i], in.DiskBaselines)
 		rv.Open = len(in.Runs) == 1
 		p.Runs = append(p.Runs, rv)
 	}
