@@ -141,6 +141,7 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 		return badInputf("report: %w", err)
 	}
 	in.Notes = notes
+	in.DiskBaselines = src.diskBaselines(ctx, env)
 	for _, n := range in.notes {
 		fmt.Fprintf(env.Stderr, "mongobench: report: %s\n", n)
 	}

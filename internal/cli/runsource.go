@@ -219,3 +219,26 @@ func (src *runSource) loadGroups(ctx context.Context, refs []string) ([][]analys
 	}
 	return groups, nil
 }
+
+// diskBaselines are the newest disk baseline of each device in the store,
+// for the report to set each run's disk beside; none when there is no
+// store. A store that cannot say costs the report only those.
+func (s *runSource) diskBaselines(ctx context.Context, env Env) []*results.DiskBaseline {
+	if s.st == nil {
+		if _, err := os.Stat(storePath(s.storePath)); err != nil {
+			return nil
+		}
+		st, err := openExistingStore(s.storePath)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "mongobench: warning: no disk baselines: %v\n", err)
+			return nil
+		}
+		s.st = st
+	}
+	bs, err := s.st.DiskBaselines(ctx)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "mongobench: warning: no disk baselines: %v\n", err)
+		return nil
+	}
+	return bs
+}
