@@ -1,0 +1,46 @@
+package diagnosis
+
+import (
+	"testing"
+
+	"github.com/mongobench/mongobench/internal/results"
+)
+
+func TestTallyAndBeyond(t *testing.T) {
+	t.Parallel()
+	cpu := &results.Diagnosis{Verdict: ServerCPU, Limits: []results.Limit{{Kind: ServerCPU}}}
+	disk := &results.Diagnosis{Verdict: Disk + " (borderline)", Limits: []results.Limit{{Kind: Disk, Borderline: true}}}
+	none := &results.Diagnosis{Verdict: results.NoLimitFound}
+	unknown := &results.Diagnosis{Verdict: "cannot judge: the results hold no client, host or server metrics"}
+	tally := []struct {
+		ds   []*results.Diagnosis
+		want string
+	}{
+		{nil, ""},
+		{[]*results.Diagnosis{cpu, cpu}, "server CPU"},
+		{[]*results.Diagnosis{none}, "none"},
+		{[]*results.Diagnosis{unknown, nil}, "not judged"},
+		{[]*results.Diagnosis{disk, cpu, cpu}, "server CPU (2 of 3), disk (borderline) (1 of 3)"},
+		{[]*results.Diagnosis{none, cpu}, "none (1 of 2), server CPU (1 of 2)"},
+	}
+	for _, tt := range tally {
+		if got := Tally(tt.ds); got != tt.want {
+			t.Errorf("Tally(%d runs) = %q, want %q", len(tt.ds), got, tt.want)
+		}
+	}
+	beyond := []struct {
+		d    *results.Diagnosis
+		want string
+	}{
+		{cpu, "beyond 10 threads the server host's CPU is saturated"},
+		{disk, "beyond 10 threads the disk is saturated (borderline: near its threshold, not past it)"},
+		{none, "beyond 10 threads no resource mongobench watches is saturated: the runs found none"},
+		{unknown, ""},
+		{nil, ""},
+	}
+	for _, tt := range beyond {
+		if got := Beyond(10, "threads", tt.d); got != tt.want {
+			t.Errorf("Beyond(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
