@@ -38,14 +38,11 @@ type diskRow struct {
 // runDiagnosis is the run's diagnosis: the one its results carry, or one
 // made now for results written before runs were diagnosed.
 func runDiagnosis(r *results.Results, baselines []*results.DiskBaseline) *results.Diagnosis {
-	if r.Extra != nil && r.Extra.Diagnosis != nil {
-		return r.Extra.Diagnosis
-	}
 	ceilings := make([]*results.DiskCeiling, 0, len(baselines))
 	for _, b := range baselines {
 		ceilings = append(ceilings, b.Ceiling())
 	}
-	return diagnosis.Diagnose(r, ceilings...)
+	return diagnosis.Of(r, ceilings...)
 }
 
 func buildDiagnosis(r *results.Results, d *results.Diagnosis, baselines []*results.DiskBaseline) *diagnosisView {
