@@ -336,6 +336,9 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 	if byValue || analysis.KneeDims[x] == "" {
 		k := analysis.KneeOf(x, kneePts, knee)
 		sw.KneeSentence = sentence(k.Text)
+		// Along a data size or a batch size no knee is sought: saying so is
+		// no finding for the conclusion.
+		sw.NotAlongLoad = analysis.KneeDims[x] == ""
 		if k.Found {
 			kp := k.Result.Knee
 			sw.Knee = &htmlreport.KneeMark{X: kp.X, Throughput: kp.Throughput, P99us: kp.P99}

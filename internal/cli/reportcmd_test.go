@@ -257,3 +257,19 @@ func TestReportNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestReportSweepNotAlongLoad checks that a sweep along a setting that is
+// no load says so, which keeps its knee sentence out of the conclusion.
+func TestReportSweepNotAlongLoad(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		dim  string
+		want bool
+	}{{"recordcount", true}, {"threadcount", false}} {
+		runs := sweepRuns(t, []string{tc.dim}, []map[string]string{{tc.dim: "1"}, {tc.dim: "10"}}, []float64{100, 200}, []int64{500, 400})
+		sw, _ := reportSweep(runs, analysis.ServiceLatency, stats.KneeOptions{})
+		if sw == nil || sw.NotAlongLoad != tc.want {
+			t.Errorf("%s: sweep %+v, want NotAlongLoad %t", tc.dim, sw, tc.want)
+		}
+	}
+}

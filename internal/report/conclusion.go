@@ -44,7 +44,7 @@ func buildConclusion(in *Input) *conclusionView {
 		cv.Findings = append(cv.Findings, studyFindings(st)...)
 	}
 	if sw := in.Sweep; sw != nil {
-		if sw.KneeSentence != "" {
+		if sw.KneeSentence != "" && !sw.NotAlongLoad {
 			cv.Findings = append(cv.Findings, sw.KneeSentence)
 		}
 		pts := slices.Clone(sw.Points)

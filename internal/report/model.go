@@ -53,6 +53,10 @@ type Sweep struct {
 	Knee *KneeMark
 	// KneeSentence states the knee (or why there is none) in one sentence.
 	KneeSentence string
+	// NotAlongLoad is set when the varied setting is no load (threads, a
+	// target rate, connections), so no knee is sought: the conclusion then
+	// leaves the knee sentence to the sweep's section.
+	NotAlongLoad bool
 }
 
 // SweepPoint is one value of the varied setting, over its repeated trials.

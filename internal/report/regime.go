@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/metrics"
@@ -265,11 +266,9 @@ type Configuration struct {
 	Runs []*results.Results
 }
 
-// sizesTable gives each configuration's data size, index size and disk
-// use at the end of its last load (or, without one, its last run) that
-// read them: the 004 report's disk use per engine. Nil when no run read
-// its sizes.
-func sizesTable(cs []Configuration) *tableView {
+// loadedSizes are the sizes of each configuration's data as loaded (see
+// sizesTable), a row per configuration.
+func loadedSizes(cs []Configuration) []regimeRow {
 	var rows []regimeRow
 	for _, c := range cs {
 		var last *results.Results
@@ -291,6 +290,15 @@ func sizesTable(cs []Configuration) *tableView {
 		}
 		rows = append(rows, regimeRow{lead: []string{c.Name}, r: g})
 	}
+	return rows
+}
+
+// sizesTable gives each configuration's data size, index size and disk
+// use at the end of its last load (or, without one, its last run) that
+// read them: the 004 report's disk use per engine. Nil when no run read
+// its sizes.
+func sizesTable(cs []Configuration) *tableView {
+	rows := loadedSizes(cs)
 	t := formatRegime("Sizes per configuration", []string{"configuration"}, rows)
 	if t != nil {
 		t.Note = "The collection's sizes at the end of each configuration's last load (or last run, without a load): data uncompressed, on disk as stored (compressed, with free space), as db.collection.stats() shows them."
@@ -324,4 +332,39 @@ func regimeFinding(w sweepWords, pts []SweepPoint) string {
 	}
 	parts = append(parts, "and throughput from "+formatNum(first.Throughput)+" to "+formatRate(last.Throughput))
 	return capitalize(w.span(first.X, last.X)) + ", " + strings.Join(parts, ", ") + " (means over the trials)."
+}
+
+// sizesFinding names the configurations' disk use as loaded, smallest
+// first: "On disk: B 27 MiB, A 453 MiB (…)". Empty unless two
+// configurations read their sizes.
+func sizesFinding(cs []Configuration) string {
+	type use struct {
+		name string
+		v    float64
+	}
+	var uses []use
+	for _, r := range loadedSizes(cs) {
+		if isFinite(r.r.storageBytes) {
+			uses = append(uses, use{r.lead[0], r.r.storageBytes})
+		}
+	}
+	if len(uses) < 2 {
+		return ""
+	}
+	slices.SortStableFunc(uses, func(a, b use) int { return cmpFloat(a.v, b.v) })
+	parts := make([]string, len(uses))
+	for i, u := range uses {
+		parts[i] = u.name + " " + formatBytes(u.v)
+	}
+	return "On disk: " + strings.Join(parts, ", ") + " (the collection as loaded, or after the last run without a load)."
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

@@ -257,6 +257,22 @@ func build(in *Input) (*page, error) {
 		if p.Tasks = buildTasks(in.Configurations); p.Tasks != nil {
 			p.Nav = append(p.Nav, navItem{"tasks", "Single runs"})
 		}
+		// What the configurations' single runs and sizes say belongs with
+		// the conclusion, as the 004 report's slides put it.
+		var findings []string
+		if p.Tasks != nil {
+			findings = append(findings, p.Tasks.Figure.Sentence)
+		}
+		if f := sizesFinding(in.Configurations); f != "" {
+			findings = append(findings, f)
+		}
+		if len(findings) > 0 {
+			if p.Conclusion == nil {
+				p.Conclusion = &conclusionView{}
+				p.Nav = append([]navItem{{"conclusion", "Conclusion"}}, p.Nav...)
+			}
+			p.Conclusion.Findings = append(p.Conclusion.Findings, findings...)
+		}
 	}
 	if in.Sweep != nil {
 		p.Sweep = buildSweep(in.Sweep)
