@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html/template"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/db"
 )
 
 // buildComparison builds the comparison section: bars of A and B for each
@@ -31,7 +33,19 @@ func buildComparison(c *Comparison, bars bool) *compView {
 		latency[r.Op] = append(latency[r.Op], r)
 	}
 	vs := " against "
-	cv.Figures = append(cv.Figures, compareFigures("comparison-throughput", "Throughput: "+b+vs+a, a, b, rates, true)...)
+	// The whole run's throughput and one operation's differ by the mix:
+	// on one axis a 5% INSERT share is a sliver beside the total, so
+	// each gets its own chart.
+	var overall, perOp []CompareRow
+	for _, r := range rates {
+		if opOf(r.Op) {
+			perOp = append(perOp, r)
+		} else {
+			overall = append(overall, r)
+		}
+	}
+	cv.Figures = append(cv.Figures, compareFigures("comparison-throughput", "Throughput: "+b+vs+a, a, b, overall, true)...)
+	cv.Figures = append(cv.Figures, compareFigures("comparison-op-throughput", "Throughput per operation: "+b+vs+a, a, b, perOp, true)...)
 	var all []CompareRow
 	for _, op := range opOrder {
 		all = append(all, latency[op]...)
@@ -171,4 +185,16 @@ func compareFigure(id, title, a, b string, rows []CompareRow, rate bool) figureV
 		Note:     "Means of each group; error bars are 95% confidence intervals; the verdict under each pair is the significance test's.",
 		SVG:      template.HTML(bc.render()),
 	}
+}
+
+// opOf reports whether a comparison row's Op names an operation ("READ",
+// "threadcount=4 INSERT") rather than the whole run ("OVERALL",
+// "threadcount=4").
+func opOf(op string) bool {
+	f := strings.Fields(op)
+	if len(f) == 0 || strings.EqualFold(f[len(f)-1], "OVERALL") {
+		return false
+	}
+	_, ok := db.ParseOp(f[len(f)-1])
+	return ok
 }

@@ -326,3 +326,33 @@ func TestRegimeFinding(t *testing.T) {
 		t.Errorf("conclusion lacks %q:\n%s", want, out)
 	}
 }
+
+func TestOperationThroughputsApartFromTheTotal(t *testing.T) {
+	t.Parallel()
+	c := &Comparison{A: "A", B: "B", Rows: []CompareRow{
+		{Op: "OVERALL", Figure: "throughput", A: 10000, B: 11000, RelDiff: 0.1, HigherIsBetter: true, P: 0.2},
+		{Op: "READ", Figure: "throughput", A: 9500, B: 10450, RelDiff: 0.1, HigherIsBetter: true, P: 0.2},
+		{Op: "INSERT", Figure: "throughput", A: 500, B: 550, RelDiff: 0.1, HigherIsBetter: true, P: 0.2},
+		{Op: "INSERT", Figure: "p99", A: 900, B: 800, RelDiff: -0.11, P: 0.2},
+	}}
+	cv := buildComparison(c, true)
+	var titles []string
+	for _, f := range cv.Figures {
+		titles = append(titles, f.Title)
+	}
+	want := []string{"Throughput: B against A", "Throughput per operation: B against A", "Latency: B against A"}
+	if strings.Join(titles, "|") != strings.Join(want, "|") {
+		t.Fatalf("charts %q, want %q", titles, want)
+	}
+	if strings.Contains(string(cv.Figures[0].SVG), "INSERT") || !strings.Contains(string(cv.Figures[1].SVG), "INSERT throughput") {
+		t.Errorf("INSERT's throughput is drawn beside the total, not with the other operations")
+	}
+	for _, tc := range []struct {
+		op   string
+		want bool
+	}{{"READ", true}, {"threadcount=4 INSERT", true}, {"OVERALL", false}, {"threadcount=4", false}, {"", false}} {
+		if got := opOf(tc.op); got != tc.want {
+			t.Errorf("opOf(%q) = %t, want %t", tc.op, got, tc.want)
+		}
+	}
+}
