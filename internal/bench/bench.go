@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync/atomic"
 	"time"
 
@@ -55,9 +54,9 @@ type Config struct {
 	Stop  <-chan struct{}
 	Grace time.Duration
 
-	// Warnings gets one line for each output that fails during the
+	// Notify gets a warning for each output that fails during the
 	// phase; nil for none.
-	Warnings io.Writer
+	Notify func(Notice)
 }
 
 // Validate returns everything wrong with c, nil when it can run.
@@ -122,6 +121,8 @@ type Outcome struct {
 	// SinkErrors are the first failure of each sink: the phase went on
 	// without it.
 	SinkErrors []error
+
+	maxErrors int64 // Config.MaxErrors, which Failure names
 }
 
 // Run runs one phase, feeding its intervals to sinks as they close.
@@ -161,7 +162,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 	}
 	var out *feed
 	if len(sinks) > 0 {
-		out = newFeed(sinks, cfg.Warnings)
+		out = newFeed(sinks, cfg.Notify)
 	}
 	// phaseOver is set once the workers are done: the intervals closed
 	// after it are the collector's last.
@@ -172,7 +173,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		rateRule.Observe(iv)
 		out.interval(iv, phaseOver.Load())
 	}
-	o := &Outcome{Start: clock.StartTime()}
+	o := &Outcome{Start: clock.StartTime(), maxErrors: cfg.MaxErrors}
 	if cfg.Observe {
 		var onMetrics func(int, metrics.IntervalMetrics)
 		if out != nil {

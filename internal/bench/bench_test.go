@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -92,10 +91,10 @@ func TestRunLoadThenRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec := &recorder{}
-		var warnings bytes.Buffer
+		var warnings notices
 		out, err := Run(context.Background(), Config{
 			Command: ph.command, Core: core, Spec: s, Client: client, Seed: 1,
-			BatchSize: ph.batch, Operations: ph.ops, Observe: true, Warnings: &warnings,
+			BatchSize: ph.batch, Operations: ph.ops, Observe: true, Notify: warnings.add,
 		}, rec)
 		if err != nil {
 			t.Fatalf("%s: %v", ph.command, err)
@@ -106,8 +105,8 @@ func TestRunLoadThenRun(t *testing.T) {
 		if got := out.Summary.Status[ph.op][db.OK]; got != ph.ops {
 			t.Errorf("%s: %d %v OK, want %d (statuses %v)", ph.command, got, ph.op, ph.ops, out.Summary.Status[ph.op])
 		}
-		if out.Partial || out.ErrorStop != nil || len(out.SinkErrors) > 0 || warnings.Len() > 0 {
-			t.Errorf("%s: partial %v, error stop %+v, sink errors %v, warnings %q", ph.command, out.Partial, out.ErrorStop, out.SinkErrors, warnings.String())
+		if out.Partial || out.ErrorStop != nil || len(out.SinkErrors) > 0 || len(warnings) > 0 {
+			t.Errorf("%s: partial %v, error stop %+v, sink errors %v, warnings %v", ph.command, out.Partial, out.ErrorStop, out.SinkErrors, warnings)
 		}
 		if out.Usage == nil || out.Observer == nil {
 			t.Errorf("%s: observed, yet usage %v, observer %v", ph.command, out.Usage, out.Observer)
@@ -183,14 +182,14 @@ func TestRunSinkFailures(t *testing.T) {
 	}
 
 	broken := &recorder{failWith: errors.New("disk full")}
-	var warnings bytes.Buffer
-	cfg.Core, cfg.Warnings = newCore(), &warnings
+	var warnings notices
+	cfg.Core, cfg.Notify = newCore(), warnings.add
 	out, err := Run(context.Background(), cfg, broken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Summary.Operations != 50 || len(out.SinkErrors) != 1 || strings.Count(warnings.String(), "disk full") != 1 {
-		t.Errorf("%d operations, sink errors %v, warnings %q", out.Summary.Operations, out.SinkErrors, warnings.String())
+	if out.Summary.Operations != 50 || len(out.SinkErrors) != 1 || len(warnings) != 1 || warnings[0].Kind != Warning || !strings.Contains(warnings[0].Text, "disk full") {
+		t.Errorf("%d operations, sink errors %v, warnings %v", out.Summary.Operations, out.SinkErrors, warnings)
 	}
 }
 

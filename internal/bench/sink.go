@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
@@ -61,8 +60,8 @@ type Update struct {
 // the way in, because the collector reuses their histograms once its
 // callback returns; the copies are recycled once delivered.
 type feed struct {
-	sinks []Sink
-	warn  io.Writer
+	sinks  []Sink
+	notify func(Notice)
 
 	mu     sync.Mutex
 	queue  []item
@@ -80,8 +79,8 @@ type item struct {
 	metrics *metrics.IntervalMetrics
 }
 
-func newFeed(sinks []Sink, warn io.Writer) *feed {
-	f := &feed{sinks: sinks, warn: warn, wake: make(chan struct{}, 1), done: make(chan struct{}), said: make([]bool, len(sinks))}
+func newFeed(sinks []Sink, notify func(Notice)) *feed {
+	f := &feed{sinks: sinks, notify: notify, wake: make(chan struct{}, 1), done: make(chan struct{}), said: make([]bool, len(sinks))}
 	f.hists.New = func() any { return measure.NewHistogram() }
 	go f.run()
 	return f
@@ -166,8 +165,8 @@ func (f *feed) fail(i int, err error) {
 	}
 	f.said[i] = true
 	f.failed = append(f.failed, err)
-	if f.warn != nil {
-		fmt.Fprintf(f.warn, "mongobench: warning: %v; the run goes on without it\n", err)
+	if f.notify != nil {
+		f.notify(Notice{Kind: Warning, Text: fmt.Sprintf("%v; the run goes on without it", err)})
 	}
 }
 

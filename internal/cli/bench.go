@@ -4,22 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mongobench/mongobench/internal/diagnosis"
+	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
-	driver "go.mongodb.org/mongo-driver/v2/mongo"
-
 	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/db"
-	"github.com/mongobench/mongobench/internal/db/mongo"
-	"github.com/mongobench/mongobench/internal/embedded"
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/export"
-	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/redact"
@@ -32,55 +25,21 @@ import (
 // request before they are cancelled.
 const stopGrace = 5 * time.Second
 
-// postPhaseLimit bounds what is asked of the server once the phase is over
-// (sizes, disconnecting): the run may have ended because the server went
-// away or hung, and without a deadline each command would wait out the
-// driver's server selection, holding the summary back by half a minute.
-const postPhaseLimit = 5 * time.Second
-
-// postPhaseContext is ctx without its cancellation (a Ctrl-C must not
-// lose the figures) but with a deadline of postPhaseLimit, or the connect
-// timeout when that is shorter.
-func postPhaseContext(ctx context.Context, connect time.Duration) (context.Context, context.CancelFunc, time.Duration) {
-	d := min(postPhaseLimit, connect)
-	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
-	return c, cancel, d
-}
-
-// sizesWithin reads the collection's and database's sizes under ctx, whose
-// deadline is limit; what could not be read keeps its reason, and one cut
-// short by the deadline says so rather than leave the driver's "context
-// deadline exceeded" to explain it.
-func sizesWithin(ctx context.Context, limit time.Duration, when string, monitor *driver.Client, dbName, table string) metrics.SizeStats {
-	sizes, _ := metrics.Sizes(ctx, monitor, dbName, table)
-	if ctx.Err() != nil {
-		for _, e := range []*string{&sizes.DBError, &sizes.CollectionError} {
-			if *e != "" {
-				*e = fmt.Sprintf("no answer within %s %s (%s)", limit, when, *e)
-			}
-		}
-	}
-	return sizes
-}
-
-// maxConnectTimeout bounds mongodb.connecttimeout: a day is far past any
-// real start-up, and the timeout is added to other deadlines.
-const maxConnectTimeout = 24 * time.Hour
-
 // benchConfig is everything a load or run needs, resolved and validated.
 type benchConfig struct {
-	args      *benchArgs
-	props     *workload.Properties
-	spec      *workload.Spec
-	url       string // with deprecated options applied; may hold a password
-	batchSize int
-	upsert    bool
-	connect   time.Duration
-	exporter  string // the summary's format: one of export.Exporters
-	shard     shardConfig
+	*bench.Settings
+	args     *benchArgs
+	exporter string // the summary's format: one of export.Exporters
 	// plan is this process's part of a partitioned run, or the instant a
 	// whole run starts at; nil for neither.
 	plan *partPlan
+}
+
+// warn prints warnings as mongobench's.
+func warn(w io.Writer, warnings []string) {
+	for _, s := range warnings {
+		fmt.Fprintf(w, "mongobench: warning: %s\n", s)
+	}
 }
 
 func resolveBench(command string, args []string, env Env) (*benchConfig, error) {
@@ -95,20 +54,12 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 	if err != nil {
 		return nil, badInput{err}
 	}
-	spec, warnings, err := workload.Resolve(props, command == "run")
+	spec, warnings, err := bench.ResolveSpec(command, props)
+	warn(env.Stderr, warnings)
 	if err != nil {
 		return nil, badInput{err}
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
-	}
-	for _, extra := range []float64{99.9, 99.99} {
-		if !slices.Contains(spec.Percentiles, extra) {
-			spec.Percentiles = append(spec.Percentiles, extra)
-		}
-	}
-	slices.Sort(spec.Percentiles)
-	cfg := &benchConfig{args: a, props: props, spec: spec}
+	cfg := &benchConfig{args: a}
 	exporter, _ := props.Get("exporter")
 	if cfg.exporter, err = export.ParseExporter(exporter); err != nil {
 		return nil, badInput{err}
@@ -128,104 +79,45 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 			return nil, badInput{err}
 		}
 	}
-
-	cfg.batchSize = 1
-	for _, name := range []string{"mongodb.batchsize", "batchsize"} {
-		if v, ok := props.Get(name); ok {
-			n, err := workload.ParseInt(v, 1, 100000)
-			if err != nil {
-				return nil, badInputf("%s=%q is invalid: expected %s", name, v, workload.IntRange(1, 100000))
-			}
-			cfg.batchSize = int(n)
-		}
-	}
-	// Run-phase inserts are one record each; batchsize shapes loads only.
-	inFlightBatch := cfg.batchSize
-	if command == "run" {
-		inFlightBatch = 1
-	}
-	if err := spec.CheckInFlight(inFlightBatch); err != nil {
+	settings, warnings, err := bench.ResolveSettings(command, props, spec, env.Getenv("MONGOBENCH_URL"))
+	warn(env.Stderr, warnings)
+	if err != nil {
 		return nil, badInput{err}
 	}
-	if v, ok := props.Get("mongodb.upsert"); ok {
-		b, err := strconv.ParseBool(strings.TrimSpace(v))
-		if err != nil {
-			return nil, badInputf("mongodb.upsert=%q is invalid: expected true or false", v)
-		}
-		cfg.upsert = b
-	}
-	cfg.connect = 10 * time.Second
-	if v, ok := props.Get("mongodb.connecttimeout"); ok {
-		d, err := workload.ParseSeconds(v, 0, maxConnectTimeout)
-		if err != nil || d <= 0 {
-			return nil, badInputf("mongodb.connecttimeout=%q is invalid: expected a number of seconds > 0 and at most %d (or a duration such as 30s)", v, int(maxConnectTimeout.Seconds()))
-		}
-		cfg.connect = d
-	}
-
-	if mc, ok := props.Get("mongodb.maxconnections"); ok {
-		if _, err := workload.ParseInt(mc, 1, 1<<20); err != nil {
-			return nil, badInputf("mongodb.maxconnections=%q is invalid: expected %s", mc, workload.IntRange(1, 1<<20))
-		}
-	}
-	url, _ := props.Get("mongodb.url")
-	url = strings.TrimSpace(url)
-	if url == "" {
-		url = strings.TrimSpace(env.Getenv("MONGOBENCH_URL"))
-	}
-	if url != "" {
-		if !strings.HasPrefix(url, "mongodb://") && !strings.HasPrefix(url, "mongodb+srv://") {
-			return nil, badInputf("mongodb.url %q is invalid: expected a connection string starting with mongodb:// or mongodb+srv://", redact.URL(url))
-		}
-		wc, _ := props.Get("mongodb.writeConcern")
-		rp, _ := props.Get("mongodb.readPreference")
-		mc, _ := props.Get("mongodb.maxconnections")
-		var warns []string
-		url, warns, err = mongo.ApplyDeprecated(url, wc, rp, mc)
-		if err != nil {
-			return nil, badInput{err}
-		}
-		for _, w := range warns {
-			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
-		}
-		if err := mongo.ValidateURL(url); err != nil {
-			return nil, badInput{err}
-		}
-		if w := mongo.InsecureTLSWarning(url); w != "" {
-			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
-		}
-	}
-	cfg.url = url
-	if err := checkNames(url, spec); err != nil {
-		return nil, err
-	}
-	if cfg.shard, err = resolveShard(props); err != nil {
-		return nil, err
-	}
-	if cfg.plan, err = resolvePart(command, &a.parts, props, spec, url, env); err != nil {
+	cfg.Settings = settings
+	if cfg.plan, err = resolvePart(command, &a.parts, props, spec, settings.URL, env); err != nil {
 		return nil, err
 	}
 	return cfg, nil
 }
 
-// checkNames refuses names MongoDB forbids before anything runs: the
-// server would fail every operation on them, and the run would measure
-// nothing but errors.
-func checkNames(url string, spec *workload.Spec) error {
-	dbName := mongo.DefaultDatabase
-	if url != "" {
-		dbName = mongo.DatabaseFromURL(url)
-		if err := mongo.CheckDatabaseName(dbName); err != nil {
-			return badInputf("mongodb.url %s names the database %q, which is invalid: %w", redact.URL(url), dbName, err)
+// printNotice prints what a phase has to say as mongobench's.
+func printNotice(w io.Writer) func(bench.Notice) {
+	return func(n bench.Notice) {
+		if n.Kind == bench.Warning {
+			fmt.Fprintf(w, "mongobench: warning: %s\n", n.Text)
+			return
 		}
+		fmt.Fprintf(w, "mongobench: %s\n", n.Text)
 	}
-	if err := mongo.CheckCollectionName(dbName, spec.Table); err != nil {
-		return badInputf("table=%q is invalid: %w", spec.Table, err)
+}
+
+// prepareError is the command's error for a phase that could not be
+// prepared: a stop says so with the signal's exit code, after how far a
+// preload got; a property the preparation refused is bad input.
+func prepareError(err error, env Env, dataDir string, interrupt *interruptWatch) error {
+	var stop *bench.Interrupted
+	if errors.As(err, &stop) {
+		if c := stop.Preload; c != nil {
+			preloadInterrupted(env, dataDir, c)
+		}
+		return exitError{interrupt.code(), fmt.Errorf("interrupted while %s: nothing was measured", stop.Step)}
 	}
-	if err := mongo.CheckFieldPrefix(spec.FieldNamePrefix); err != nil {
-		return badInputf("fieldnameprefix=%q is invalid: %w", spec.FieldNamePrefix, err)
+	var ie bench.InputError
+	if errors.As(err, &ie) {
+		return badInput{err}
 	}
-	return nil
+	return err
 }
 
 func runBench(ctx context.Context, command string, args []string, env Env) error {
@@ -240,28 +132,12 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintln(env.Stdout, benchHelp(command))
 		return nil
 	}
-	spec := cfg.spec
+	spec := cfg.Spec
 
 	// A signal before the phase cancels whatever step is under way and
 	// ends the command at once: there is nothing measured to save yet.
 	interrupt := newInterrupt(env.Interrupt)
 	defer interrupt.close()
-	setupCtx, cancelSetup := interrupt.context(ctx)
-	defer cancelSetup()
-	// disconnect closes a client within the post-phase limit; when the run
-	// was interrupted before it measured, in the background, since the
-	// server may be why it was, and the driver's Disconnect waits for a
-	// monitor's handshake with it whatever its context says.
-	measuring := false
-	disconnect := func(close func(context.Context) error) {
-		c, cancel, _ := postPhaseContext(ctx, cfg.connect)
-		if interrupt.code() != 0 && !measuring {
-			go func() { defer cancel(); _ = close(c) }()
-			return
-		}
-		defer cancel()
-		_ = close(c)
-	}
 
 	// The store is opened before the benchmark so that a wrong --store is
 	// reported before any time is spent measuring.
@@ -291,165 +167,48 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		defer runStore.Close()
 	}
 
-	var server *embedded.Server
-	url := cfg.url
-	if url == "" {
-		server, err = embedded.Start(setupCtx, embedded.Options{DataDir: cfg.args.dataDir})
-		if err != nil {
-			return interrupt.before(fmt.Errorf("cannot start the embedded server: %w", err), "starting the embedded server")
-		}
-		defer server.Close()
-		url = server.URI()
-		fmt.Fprintf(env.Stderr, "mongobench: no mongodb.url given: started the embedded server (FerretDB, SQLite) at %s, data in %s\n", url, server.DataDir())
+	target := bench.Target{
+		Settings: cfg.Settings, DataDir: cfg.args.dataDir, Drop: cfg.args.drop,
+		Stop: interrupt.stopped(), Grace: stopGrace, Notify: printNotice(env.Stderr),
 	}
-	dbName := mongo.DatabaseFromURL(url)
-	client, err := mongo.Open(setupCtx, mongo.Config{
-		URL: url, Database: dbName, Upsert: cfg.upsert, Threads: spec.Threads,
-		ConnectTimeout: cfg.connect, OpTimeout: spec.OpTimeout,
-	})
-	if err != nil {
-		return interrupt.before(err, "connecting to "+redact.URL(url))
-	}
-	defer disconnect(client.Close)
-	monitor, err := mongo.OpenMonitor(mongo.Config{URL: url, ConnectTimeout: cfg.connect})
-	if err != nil {
-		return err
-	}
-	defer disconnect(monitor.Disconnect)
-	localServer := server != nil || isLocalURL(url)
-
-	if cfg.args.drop { // load only: parseBenchArgs refuses it with run
-		if err := client.Drop(setupCtx, spec.Table); err != nil {
-			return interrupt.before(fmt.Errorf("cannot drop %s.%s: %w", dbName, spec.Table, err), "dropping "+dbName+"."+spec.Table)
-		}
-		fmt.Fprintf(env.Stderr, "mongobench: dropped %s.%s\n", dbName, spec.Table)
-	}
-	if err := setUpShardKey(setupCtx, env, cfg.shard, client, command, spec.Table); err != nil {
-		return interrupt.before(err, "setting up the shard key of "+dbName+"."+spec.Table)
-	}
-	seed := spec.Seed
-	if !spec.SeedSet {
-		seed = uint64(time.Now().UnixNano())
-	}
-	runSeed := seed // what the results' configuration says
-	if cfg.plan != nil {
-		seed = cfg.plan.part.Seed(seed)
-	}
-
-	nextInsert := spec.RecordCount
-	if command == "run" {
-		n, err := client.Count(setupCtx, spec.Table)
-		if err := interrupt.before(nil, "counting the documents in "+dbName+"."+spec.Table); err != nil {
-			return err
-		}
-		switch {
-		case err != nil && server != nil:
-			return fmt.Errorf("cannot count documents in %s.%s: %w", dbName, spec.Table, err)
-		case n == 0 && server != nil:
-			if err := preload(setupCtx, env, cfg, client, server, seed, interrupt); err != nil {
-				return err
+	if plan := cfg.plan; plan != nil {
+		target.PhaseSeed = plan.part.Seed
+		target.BeforePhase = func(ctx context.Context, p *bench.Prepared) (*results.Part, error) {
+			at, how, err := plan.synchronize(ctx, env, p.Monitor, p.Database, partition.SystemClock{})
+			if err != nil {
+				return nil, err
 			}
-		case err == nil:
-			if w := shortCollectionWarning(spec, dbName, n); w != "" {
-				fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
-			}
+			return plan.record(p.Seed, at, how), nil
 		}
 	}
-	if command == "run" && spec.Proportions[workload.TxInsert] > 0 {
-		nextInsert, err = workload.NextInsertKey(setupCtx, spec, func(ctx context.Context, key string) (bool, error) {
-			return client.KeyExists(ctx, spec.Table, key)
-		})
-		if err != nil {
-			return interrupt.before(fmt.Errorf("cannot find where earlier inserts ended in %s.%s: %w", dbName, spec.Table, err), "finding where earlier inserts ended")
-		}
-		if nextInsert > spec.RecordCount {
-			fmt.Fprintf(env.Stderr, "mongobench: %s.%s already holds keys up to number %d from earlier runs: inserts continue after them\n", dbName, spec.Table, nextInsert-1)
-		}
-	}
-
-	core, err := workload.NewCore(spec, nextInsert, seed)
+	prep, err := bench.Prepare(ctx, target)
 	if err != nil {
-		return badInput{err}
+		return prepareError(err, env, cfg.args.dataDir, interrupt)
 	}
-	ph := phaseConfig{
-		command: command, core: core, spec: spec, client: client, seed: seed,
-		batchSize: cfg.batchSize, status: cfg.args.status, interrupt: interrupt,
-		maxErrors: cfg.args.maxErrors, maxErrorRate: cfg.args.maxErrorRate, monitor: monitor, localHost: localServer,
-		metrics: metricsSink,
-	}
-	if command == "load" {
-		ph.operations = spec.InsertCount
-	} else {
-		ph.operations = spec.OperationCount
-	}
+	defer prep.Close(ctx)
+	url, dbName := redact.URL(prep.URL), prep.Database
+	meta := resultsMeta(cfg, command, prep.RunSeed, url, dbName)
+	journal := ""
+	var sinks []bench.Sink
 	if cfg.args.out != "" {
-		ph.journal = cfg.args.out + results.JournalSuffix
-		ph.meta = resultsMeta(cfg, command, runSeed, redact.URL(url), dbName)
+		journal = cfg.args.out + results.JournalSuffix
+		sinks = append(sinks, bench.NewJournal(journal, meta))
 	}
-	var warm *results.Warmup
-	if command == "run" && spec.WarmupTime > 0 {
-		// Under setupCtx: a signal during the warm-up ends the command,
-		// and nothing of the warm-up is kept, so its operations in flight
-		// are cut short rather than granted stopGrace.
-		if warm, err = runWarmup(setupCtx, env, ph); err != nil {
-			return err
-		}
-		if err := interrupt.before(nil, "warming up"); err != nil {
-			return err
-		}
+	if metricsSink != nil {
+		sinks = append(sinks, metricsSink)
 	}
-	// The facts read before the phase get a deadline too: a server that
-	// stalls after answering the first ping must not hang the run here,
-	// before its clock has even started.
-	preLimit := max(cfg.connect, 10*time.Second)
-	preCtx, cancelPre := context.WithTimeout(setupCtx, preLimit)
-	topology := metrics.Topology(preCtx, monitor, dbName, spec.Table)
-	sizesBefore := sizesWithin(preCtx, preLimit, "before the phase", monitor, dbName, spec.Table)
-	cancelPre()
-	ph.shards = openShardMonitors(setupCtx, env, url, &topology, cfg.connect)
-	for _, sh := range ph.shards {
-		defer disconnect(sh.Client.Disconnect)
-	}
-	if err := interrupt.before(nil, "reading the server's topology and sizes"); err != nil {
-		return err
-	}
-	var part *results.Part
-	if cfg.plan != nil {
-		at, how, err := cfg.plan.synchronize(setupCtx, env, monitor, dbName, partition.SystemClock{})
-		if err := interrupt.before(err, "waiting for the start"); err != nil {
-			return err
-		}
-		part = cfg.plan.record(seed, at, how)
-	}
-	measuring = true
-	out, err := runPhase(ctx, env, ph)
+	sinks = append(sinks, displaySinks(env, spec, cfg.args.status)...)
+	out, obsv, err := prep.Run(ctx, bench.Limits{MaxErrors: cfg.args.maxErrors, MaxErrorRate: cfg.args.maxErrorRate}, sinks...)
 	if err != nil {
-		return err
-	}
-	postCtx, cancelPost, postLimit := postPhaseContext(ctx, cfg.connect)
-	sizesAfter := sizesWithin(postCtx, postLimit, "after the phase", monitor, dbName, spec.Table)
-	shardRun := readShardingRun(postCtx, monitor, &topology, out.Summary, spec.StatusInterval)
-	cancelPost()
-	// Sizes that could not be read are kept with the reason: the summary
-	// and results file say "not available" and why.
-	obsv := bench.Observation{
-		Topology: &topology, SizesBefore: &sizesBefore, SizesAfter: &sizesAfter, Warmup: warm,
-		Client:   out.Client(server != nil || servedInProcess(url)),
-		Part:     part,
-		Sharding: shardRun,
+		return prepareError(err, env, cfg.args.dataDir, interrupt)
 	}
 	if runStore != nil {
 		obsv.DiskCeilings = diskCeilings(ctx, env, runStore)
 	}
-	if server != nil {
-		if err := server.EnsureIDIndexes(ctx); err != nil {
-			fmt.Fprintf(env.Stderr, "mongobench: warning: embedded server: %v\n", err)
-		}
-	}
 
 	// The results are built whether or not they are kept: the summary
 	// prints their diagnosis.
-	res, resErr := out.Results(resultsMeta(cfg, command, runSeed, redact.URL(url), dbName), obsv)
+	res, resErr := out.Results(meta, obsv)
 
 	// Every output is written whatever became of the others: a results
 	// file that cannot be written must not cost the run its place in the
@@ -500,12 +259,8 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	} else {
 		outs.kept = append(outs.kept, summary.what())
 	}
-	// Without -target there is no schedule to be behind.
-	switch {
-	case spec.Target > 0 && (out.Result.LateStarts > 0 || out.Result.Abandoned > 0):
-		fmt.Fprintf(env.Stderr, "mongobench: %d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted\n", out.Result.LateStarts, out.Result.Abandoned)
-	case out.Result.Abandoned > 0:
-		fmt.Fprintf(env.Stderr, "mongobench: %d operations were cut short by the end of the phase and not counted\n", out.Result.Abandoned)
+	if line := out.ScheduleNote(spec.Target); line != "" {
+		fmt.Fprintf(env.Stderr, "mongobench: %s\n", line)
 	}
 	if cfg.args.out != "" || runStore != nil || callerSaves(ctx) {
 		if resErr != nil {
@@ -528,9 +283,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			}
 		}
 	}
-	if ph.journal != "" && !outs.journalFailed(ph.journal) {
-		if _, err := os.Stat(ph.journal); err == nil {
-			outs.kept = append(outs.kept, "the journal "+ph.journal)
+	if journal != "" && !outs.journalFailed(journal) {
+		if _, err := os.Stat(journal); err == nil {
+			outs.kept = append(outs.kept, "the journal "+journal)
 		}
 	}
 	failure := outs.report(env.Stderr)
@@ -544,181 +299,34 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintf(env.Stderr, "mongobench: %d inserts failed on duplicate keys: %s.%s already holds these records; load again with -p mongodb.upsert=true, or drop the collection first (--drop)\n",
 			out.Result.DuplicateKeys, dbName, spec.Table)
 	}
-	if es := out.ErrorStop; es != nil {
-		if es.Flag == "--max-errors" {
-			return fmt.Errorf("stopped after %d failed operations (--max-errors %d); the summary and results cover what ran", es.Failed, cfg.args.maxErrors)
-		}
-		return fmt.Errorf("stopped early: %s; the summary and results cover what ran", es.Reason)
-	}
-	if failed := failedOperations(out.Summary); failed > 0 && failed == out.Summary.Operations {
-		return fmt.Errorf("every one of the %d operations failed (see the Return= and Error lines)", failed)
-	}
-	return nil
+	return out.Failure()
 }
 
-// urlHosts returns the host:port list of a mongodb:// URL; nil for a
-// mongodb+srv:// URL, whose hosts only DNS knows.
-func urlHosts(uri string) []string {
-	rest, ok := strings.CutPrefix(uri, "mongodb://")
-	if !ok {
-		return nil
+// displaySinks are the outputs a phase shows as it goes: the .hdr logs
+// when asked for, and on a terminal the progress display, else with -s
+// the status lines.
+func displaySinks(env Env, spec *workload.Spec, status bool) []bench.Sink {
+	var sinks []bench.Sink
+	if spec.HdrFileOutput {
+		sinks = append(sinks, bench.NewHdrLogs(spec.HdrOutputPath))
 	}
-	// A password may hold '/' unescaped; the last '@' ends it.
-	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
-		rest = rest[at+1:]
+	switch {
+	case env.StderrIsTerminal:
+		sinks = append(sinks, newProgressSink(env.Stderr))
+	case status:
+		sinks = append(sinks, bench.NewStatusLines(env.Stderr))
 	}
-	if i := strings.IndexAny(rest, "/?"); i >= 0 {
-		rest = rest[:i]
-	}
-	return strings.Split(rest, ",")
+	return sinks
 }
 
-// servedInProcess reports whether a host of the URL is an embedded server
-// running in this process, as a sweep's is.
-func servedInProcess(uri string) bool {
-	for _, h := range urlHosts(uri) {
-		if embedded.InProcess(h) {
-			return true
-		}
-	}
-	return false
-}
-
-// isLocalURL reports whether every host of a mongodb:// URL is this
-// machine, so host metrics describe the server too.
-func isLocalURL(uri string) bool {
-	hosts := urlHosts(uri)
-	if hosts == nil {
-		return false
-	}
-	for _, h := range hosts {
-		host := h
-		if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
-			host = h[:i]
-		}
-		host = strings.Trim(host, "[]")
-		if host != "localhost" && !strings.HasPrefix(host, "127.") && host != "::1" {
-			return false
-		}
-	}
-	return true
-}
-
-// preload fills an empty embedded server before a run: it starts empty,
-// and a run against nothing would measure NOT_FOUND.
-func preload(ctx context.Context, env Env, cfg *benchConfig, client *mongo.Client, server *embedded.Server, seed uint64, interrupt *interruptWatch) error {
-	spec := *cfg.spec
-	spec.Transactions = false
-	fmt.Fprintf(env.Stderr, "mongobench: the embedded server is empty: loading %d records into %s first\n", spec.RecordCount, spec.Table)
-	core, err := workload.NewCore(&spec, spec.RecordCount, seed)
-	if err != nil {
-		return badInput{err}
-	}
-	start := time.Now()
-	out, err := runPhase(ctx, env, phaseConfig{
-		command: "load", core: core, spec: &spec, client: client, seed: seed,
-		batchSize: preloadBatch(&spec, cfg.batchSize), operations: spec.InsertCount, quiet: true, interrupt: interrupt,
-	})
-	if err != nil {
-		return err
-	}
-	// Stopped by a signal: the records are not all there, and the run
-	// that would follow has nothing to measure.
-	if interrupt.code() != 0 {
-		preloadInterrupted(env, cfg, out)
-		return interrupt.before(nil, "loading the embedded server")
-	}
-	if failed := failedOperations(out.Summary); failed > 0 {
-		return fmt.Errorf("loading the embedded server failed for %d of %d records", failed, out.Summary.Operations)
-	}
-	if err := server.EnsureIDIndexes(ctx); err != nil {
-		return fmt.Errorf("embedded server: %w", err)
-	}
-	el := time.Since(start)
-	fmt.Fprintf(env.Stderr, "mongobench: loaded %d records in %.1f s (%.0f records/s)\n", spec.InsertCount, el.Seconds(), float64(spec.InsertCount)/el.Seconds())
-	return nil
-}
-
-// shortCollectionWarning says what a run on a collection of n documents,
-// fewer than recordcount, will measure: the operations that look a key up
-// find nothing for about the share of keys that were never loaded, and
-// NOT_FOUND answers faster than a real read, so the figures flatter the
-// server. "" when the collection holds the records or the workload looks
-// no key up.
-func shortCollectionWarning(spec *workload.Spec, dbName string, n int64) string {
-	if n >= spec.RecordCount {
-		return ""
-	}
-	var ops []string
-	for _, o := range []struct {
-		tx   workload.TransactionType
-		name string
-	}{
-		{workload.TxRead, "reads"}, {workload.TxUpdate, "updates"},
-		{workload.TxReadModifyWrite, "read-modify-writes"}, {workload.TxDelete, "deletes"},
-	} {
-		if spec.Proportions[o.tx] > 0 {
-			ops = append(ops, o.name)
-		}
-	}
-	if len(ops) == 0 {
-		return ""
-	}
-	what := ops[0]
-	if len(ops) > 1 {
-		what = strings.Join(ops[:len(ops)-1], ", ") + " and " + ops[len(ops)-1]
-	}
-	missing := 100 * float64(spec.RecordCount-n) / float64(spec.RecordCount)
-	share := fmt.Sprintf("about %.0f%%", missing)
-	if missing < 1 {
-		share = "under 1%"
-	}
-	fix := "run \"mongobench load\" with the same properties first"
-	if n > 0 {
-		fix += fmt.Sprintf(", or set recordcount=%d", n)
-	}
-	return fmt.Sprintf("%s.%s holds %d documents, recordcount is %d: %s of %s will be NOT_FOUND; %s",
-		dbName, spec.Table, n, spec.RecordCount, share, what, fix)
-}
-
-// preloadBatch is the batch size that fills the embedded server: at least
-// 100 records per insertMany, for speed, unless records so large would
-// hold more than workload.InFlightBudget in the client at once.
-func preloadBatch(spec *workload.Spec, batchSize int) int {
-	fits := workload.InFlightBudget / (int64(spec.Threads) * spec.MaxRecordBytes())
-	return int(max(1, min(int64(max(batchSize, 100)), fits)))
-}
-
-// preloadInterrupted says how far a preload got when a signal stopped it,
-// by the inserts the server acknowledged rather than by the plan. Counting
-// in the server instead would wait on it while it still works through the
-// batches cut short.
-func preloadInterrupted(env Env, cfg *benchConfig, out *bench.Outcome) {
-	spec := cfg.spec
-	loaded := out.Summary.Status[db.Insert][db.OK]
+// preloadInterrupted says how far a preload got when a signal stopped it.
+func preloadInterrupted(env Env, dataDir string, c *bench.PreloadCut) {
 	cut := ""
-	if n := out.Result.Abandoned; n > 0 {
-		cut = fmt.Sprintf("; %d more were in flight and may be stored too", n)
+	if c.InFlight > 0 {
+		cut = fmt.Sprintf("; %d more were in flight and may be stored too", c.InFlight)
 	}
-	fmt.Fprintf(env.Stderr, "mongobench: loading the embedded server was interrupted: the server acknowledged %d of the %d records for %s%s\n", loaded, spec.RecordCount, spec.Table, cut)
-	if cfg.args.dataDir != "" {
-		fmt.Fprintf(env.Stderr, "mongobench: a later run with --data-dir %s finds %s not empty and will not load it again: give it an empty --data-dir to load all %d records\n", cfg.args.dataDir, spec.Table, spec.RecordCount)
+	fmt.Fprintf(env.Stderr, "mongobench: loading the embedded server was interrupted: the server acknowledged %d of the %d records for %s%s\n", c.Acknowledged, c.Records, c.Table, cut)
+	if dataDir != "" {
+		fmt.Fprintf(env.Stderr, "mongobench: a later run with --data-dir %s finds %s not empty and will not load it again: give it an empty --data-dir to load all %d records\n", dataDir, c.Table, c.Records)
 	}
-}
-
-// failedOperations counts operations whose status is not OK, excluding
-// NOT_FOUND, which is a legitimate answer.
-func failedOperations(s *measure.Summary) int64 {
-	var n int64
-	for op := range s.Status {
-		if db.Op(op) == db.InsertBatch {
-			continue
-		}
-		for st, c := range s.Status[op] {
-			if !db.Status(st).IsOK() && db.Status(st) != db.NotFound {
-				n += c
-			}
-		}
-	}
-	return n
 }

@@ -155,30 +155,3 @@ func TestTrialNote(t *testing.T) {
 		}
 	}
 }
-
-// TestURLHosts: which hosts a URL names decides whether host metrics
-// describe the server and whether the server shares the client's process.
-func TestURLHosts(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		url   string
-		hosts []string
-		local bool
-	}{
-		{"mongodb://127.0.0.1:27017/ycsb", []string{"127.0.0.1:27017"}, true},
-		{"mongodb://localhost,[::1]:27018/?w=1", []string{"localhost", "[::1]:27018"}, true},
-		{"mongodb://admin:p@ss/w0rd@node1:20000,127.0.0.1:20000/testdb?authSource=admin", []string{"node1:20000", "127.0.0.1:20000"}, false},
-		{"mongodb+srv://u:p@cluster0.example.net/db", nil, false},
-	}
-	for _, tc := range tests {
-		if got := urlHosts(tc.url); strings.Join(got, " ") != strings.Join(tc.hosts, " ") {
-			t.Errorf("urlHosts(%q) = %q, want %q", tc.url, got, tc.hosts)
-		}
-		if got := isLocalURL(tc.url); got != tc.local {
-			t.Errorf("isLocalURL(%q) = %v, want %v", tc.url, got, tc.local)
-		}
-	}
-	if !servedInProcess(testServer.URI()+"db") || servedInProcess("mongodb://127.0.0.1:1/db") {
-		t.Errorf("servedInProcess: the package's embedded server is in this process, port 1 is not")
-	}
-}

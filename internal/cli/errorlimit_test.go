@@ -157,7 +157,7 @@ func TestShutdownWithServerGone(t *testing.T) {
 		t.Fatalf("results file: extra %+v: want the end sizes absent with the reason", res.Extra)
 	}
 	sizes := res.Extra.Sizes
-	cut := fmt.Sprintf("no answer within %s after the phase (", postPhaseLimit)
+	cut := fmt.Sprintf("no answer within %s after the phase (", bench.PostPhaseLimit)
 	for what, reason := range map[string]string{"database": sizes.End.DBError, "collection": sizes.End.CollectionError} {
 		if !strings.HasPrefix(reason, cut) {
 			t.Errorf("results file: the %s's size after the phase is absent because %q; want it cut short by the deadline, %q...", what, reason, cut)

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"fmt"
 	"sync"
 )
 
@@ -46,29 +44,3 @@ func (w *interruptWatch) code() int {
 }
 
 func (w *interruptWatch) close() { w.once.Do(func() { close(w.done) }) }
-
-// context returns ctx, cancelled once a signal asks the run to stop. The
-// steps before a phase (starting the embedded server, connecting, counting,
-// dropping, probing keys, reading the topology) run under it: the phase's
-// graceful stop does not reach them, and each may otherwise wait out a
-// timeout of its own on a server that does not answer.
-func (w *interruptWatch) context(ctx context.Context) (context.Context, context.CancelFunc) {
-	c, cancel := context.WithCancel(ctx)
-	go func() {
-		select {
-		case <-w.stop:
-			cancel()
-		case <-c.Done():
-		}
-	}()
-	return c, cancel
-}
-
-// before returns the exit of a run interrupted before its phase, whose
-// step failed (or was cut short) because of the signal; err otherwise.
-func (w *interruptWatch) before(err error, step string) error {
-	if c := w.code(); c != 0 {
-		return exitError{c, fmt.Errorf("interrupted while %s: nothing was measured", step)}
-	}
-	return err
-}

@@ -116,7 +116,7 @@ func checkDistinct(inputs, outputs []namedPath) error {
 // directory.
 func checkBenchOutputs(cfg *benchConfig, storePath string) error {
 	var outs []namedPath
-	spec := cfg.spec
+	spec := cfg.Spec
 	if cfg.args.out != "" {
 		outs = append(outs, namedPath{"--out", cfg.args.out}, namedPath{"--out (its journal)", cfg.args.out + results.JournalSuffix})
 	}
@@ -139,7 +139,7 @@ func checkBenchOutputs(cfg *benchConfig, storePath string) error {
 		}
 		outs = append(outs, namedPath{"--store", storePath})
 	}
-	if cfg.url == "" {
+	if cfg.URL == "" {
 		if err := checkDataDir(cfg.args.dataDir); err != nil {
 			return err
 		}

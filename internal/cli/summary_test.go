@@ -11,7 +11,6 @@ import (
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
-	"github.com/mongobench/mongobench/internal/workload"
 )
 
 type exportedFigure struct {
@@ -144,36 +143,6 @@ func TestShortCollection(t *testing.T) {
 	}
 	if s := parseSummary(t, r.stdout); s.int(t, "READ", "Return=NOT_FOUND") == 0 {
 		t.Errorf("no NOT_FOUND reads on a collection of 30 of 100 records:\n%s", r.stdout)
-	}
-}
-
-func TestShortCollectionWarning(t *testing.T) {
-	t.Parallel()
-	spec := func(records int64, proportions ...float64) *workload.Spec {
-		s := &workload.Spec{Table: "usertable", RecordCount: records}
-		copy(s.Proportions[:], proportions)
-		return s
-	}
-	tests := []struct {
-		name string
-		spec *workload.Spec
-		n    int64
-		want string
-	}{
-		{"workload c", spec(1000, 1), 300, `ycsb.usertable holds 300 documents, recordcount is 1000: about 70% of reads will be NOT_FOUND; run "mongobench load" with the same properties first, or set recordcount=300`},
-		{"empty", spec(1000, 0.5, 0.5), 0, `ycsb.usertable holds 0 documents, recordcount is 1000: about 100% of reads and updates will be NOT_FOUND; run "mongobench load" with the same properties first`},
-		{"every kind of lookup", spec(1000, 0.2, 0.2, 0.2, 0, 0.2, 0.2), 500, `ycsb.usertable holds 500 documents, recordcount is 1000: about 50% of reads, updates, read-modify-writes and deletes will be NOT_FOUND; run "mongobench load" with the same properties first, or set recordcount=500`},
-		{"one missing of many", spec(1_000_000, 1), 999_999, `ycsb.usertable holds 999999 documents, recordcount is 1000000: under 1% of reads will be NOT_FOUND; run "mongobench load" with the same properties first, or set recordcount=999999`},
-		{"all there", spec(1000, 1), 1000, ""},
-		{"more than recordcount", spec(1000, 1), 5000, ""},
-		// Inserts and scans look no key up.
-		{"inserts only", spec(1000, 0, 0, 1), 0, ""},
-		{"scans only", spec(1000, 0, 0, 0, 1), 10, ""},
-	}
-	for _, tt := range tests {
-		if got := shortCollectionWarning(tt.spec, "ycsb", tt.n); got != tt.want {
-			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
-		}
 	}
 }
 

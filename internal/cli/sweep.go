@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/mongobench/mongobench/internal/bench"
 	"io"
 	"os"
 	"path/filepath"
@@ -515,11 +516,11 @@ func (s *sweeper) plan() ([]*seriesPlan, error) {
 	}
 	s.kind = analysis.IntendedLatency
 	for _, cfg := range cfgs {
-		s.ops = s.addOps(s.ops, cfg.spec)
-		if !cfg.spec.RecordIntended() {
+		s.ops = s.addOps(s.ops, cfg.Spec)
+		if !cfg.Spec.RecordIntended() {
 			s.kind = analysis.ServiceLatency
 		}
-		s.needServer = s.needServer || cfg.url == ""
+		s.needServer = s.needServer || cfg.URL == ""
 	}
 	analysis.SortOpNames(s.ops)
 	return series, nil
@@ -855,7 +856,7 @@ func (s *sweeper) runPoint(ctx context.Context, p *sweepPoint) (pointResult, err
 	s.points++
 	p.index = s.points
 	pr := pointResult{point: p}
-	url := p.cfg.url
+	url := p.cfg.URL
 	if url == "" {
 		url = s.server.URI()
 	}
@@ -922,10 +923,10 @@ func (s *sweeper) runTrial(ctx context.Context, p *sweepPoint, url string, trial
 	name += fmt.Sprintf("-t%d", trial)
 	file := filepath.Join(s.dir, name+".json")
 	args := s.pointArgs(p.values)
-	if p.cfg.url == "" {
+	if p.cfg.URL == "" {
 		args = append(args, "-p", "mongodb.url="+url)
 	}
-	if p.cfg.spec.HdrFileOutput {
+	if p.cfg.Spec.HdrFileOutput {
 		args = append(args, "-p", "hdrhistogram.output.path="+filepath.Join(s.dir, name+"-"))
 	}
 	// The trial's summary stays in memory: an exportfile of the sweep's
@@ -1037,7 +1038,7 @@ func (s *sweeper) client(ctx context.Context, p *sweepPoint, url string) (*mongo
 	if c, ok := s.clients[url]; ok {
 		return c, nil
 	}
-	c, err := mongo.Open(ctx, mongo.Config{URL: url, Database: mongo.DatabaseFromURL(url), Threads: 1, ConnectTimeout: p.cfg.connect, OpTimeout: p.cfg.spec.OpTimeout})
+	c, err := mongo.Open(ctx, mongo.Config{URL: url, Database: mongo.DatabaseFromURL(url), Threads: 1, ConnectTimeout: p.cfg.Connect, OpTimeout: p.cfg.Spec.OpTimeout})
 	if err != nil {
 		return nil, err
 	}
@@ -1047,8 +1048,8 @@ func (s *sweeper) client(ctx context.Context, p *sweepPoint, url string) (*mongo
 
 // dataKey identifies the data a point needs: where it lives and every
 // property that shapes it.
-func dataKey(spec *workload.Spec, url string, shard shardConfig) string {
-	return fmt.Sprintf("%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%s|%s|%s|%t|%d|%t", url, spec.Table, shard.key, shard.initialChunks, spec.RecordCount, spec.InsertStart, spec.InsertCount,
+func dataKey(spec *workload.Spec, url string, shard bench.Shard) string {
+	return fmt.Sprintf("%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%s|%s|%s|%t|%d|%t", url, spec.Table, shard.Key, shard.InitialChunks, spec.RecordCount, spec.InsertStart, spec.InsertCount,
 		spec.FieldCount, spec.FieldLength, spec.MinFieldLength, spec.FieldLengthDistribution, spec.FieldLengthHistogram,
 		spec.FieldNamePrefix, spec.OrderedInserts, spec.ZeroPadding, spec.DataIntegrity)
 }
@@ -1059,9 +1060,9 @@ func dataKey(spec *workload.Spec, url string, shard shardConfig) string {
 // what the sweep loaded, if a varied property shapes the data; else only
 // into an empty collection.
 func (s *sweeper) prepareData(ctx context.Context, p *sweepPoint, url string, trial, total int) error {
-	spec := p.cfg.spec
+	spec := p.cfg.Spec
 	loc := url + "|" + spec.Table
-	key := dataKey(spec, url, p.cfg.shard)
+	key := dataKey(spec, url, p.cfg.Shard)
 	reload := s.dataDim
 	if s.o.reload != nil {
 		reload = *s.o.reload
@@ -1102,8 +1103,8 @@ func (s *sweeper) dropTable(ctx context.Context, p *sweepPoint, url string) erro
 	if err != nil {
 		return err
 	}
-	if err := c.Drop(ctx, p.cfg.spec.Table); err != nil {
-		return fmt.Errorf("cannot drop %s.%s before the load: %w", mongo.DatabaseFromURL(url), p.cfg.spec.Table, err)
+	if err := c.Drop(ctx, p.cfg.Spec.Table); err != nil {
+		return fmt.Errorf("cannot drop %s.%s before the load: %w", mongo.DatabaseFromURL(url), p.cfg.Spec.Table, err)
 	}
 	return nil
 }
@@ -1115,7 +1116,7 @@ func (s *sweeper) load(ctx context.Context, p *sweepPoint, url string, trial, to
 	if s.sig.stopped() != 0 {
 		return errSweepStopped
 	}
-	spec := p.cfg.spec
+	spec := p.cfg.Spec
 	dbName := mongo.DatabaseFromURL(url)
 	if err := s.dropTable(ctx, p, url); err != nil {
 		return err
@@ -1136,12 +1137,12 @@ func (s *sweeper) load(ctx context.Context, p *sweepPoint, url string, trial, to
 	}
 	fmt.Fprintf(s.env.Stderr, "mongobench: sweep %s: loading %d records into %s.%s for %s\n", s.id, spec.InsertCount, dbName, spec.Table, what)
 	args := s.pointArgs(p.values)
-	if p.cfg.url == "" {
+	if p.cfg.URL == "" {
 		args = append(args, "-p", "mongodb.url="+url)
 	}
 	args = append(args, "-p", "target=0", "-p", "maxexecutiontime=0", "-p", "warmuptime=0", "-p", "hdrhistogram.fileoutput=false", "-p", "exportfile=")
-	_, batch := p.cfg.props.Get("batchsize")
-	_, mbatch := p.cfg.props.Get("mongodb.batchsize")
+	_, batch := p.cfg.Props.Get("batchsize")
+	_, mbatch := p.cfg.Props.Get("mongodb.batchsize")
 	if !batch && !mbatch {
 		args = append(args, "-p", "batchsize=100")
 	}

@@ -1,9 +1,8 @@
-package cli
+package bench
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -16,63 +15,64 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-// shardConfig is mongodb.shardkey and mongodb.shardkey.chunks, resolved.
-type shardConfig struct {
-	key           mongo.ShardKey // zero: no shard key asked for
-	initialChunks int
-}
-
-// resolveShard reads the shard-key properties. The chunk count is
-// numInitialChunks, which MongoDB takes for hashed keys only.
-func resolveShard(props *workload.Properties) (shardConfig, error) {
-	var sc shardConfig
-	v, hasKey := props.Get("mongodb.shardkey")
-	if hasKey {
-		k, err := mongo.ParseShardKey(v)
-		if err != nil {
-			return sc, badInputf("mongodb.shardkey=%q is invalid: %v", v, err)
-		}
-		sc.key = k
-	}
-	if c, ok := props.Get("mongodb.shardkey.chunks"); ok {
-		n, err := workload.ParseInt(c, 1, maxInitialChunks)
-		if err != nil {
-			return sc, badInputf("mongodb.shardkey.chunks=%q is invalid: expected %s", c, workload.IntRange(1, maxInitialChunks))
-		}
-		if !sc.key.Hashed() {
-			return sc, badInputf("mongodb.shardkey.chunks=%s needs a hashed mongodb.shardkey (such as _id:hashed): a ranged key starts as one chunk", c)
-		}
-		sc.initialChunks = int(n)
-	}
-	return sc, nil
+// Shard is mongodb.shardkey and mongodb.shardkey.chunks, resolved.
+type Shard struct {
+	Key           mongo.ShardKey // zero: no shard key asked for
+	InitialChunks int
 }
 
 // maxInitialChunks is MongoDB's limit on numInitialChunks (8192 per
 // shard) for a cluster of 1000 shards; the server refuses more per shard.
 const maxInitialChunks = 8192 * 1000
 
+// resolveShard reads the shard-key properties. The chunk count is
+// numInitialChunks, which MongoDB takes for hashed keys only.
+func resolveShard(props *workload.Properties) (Shard, error) {
+	var sc Shard
+	if v, ok := props.Get("mongodb.shardkey"); ok {
+		k, err := mongo.ParseShardKey(v)
+		if err != nil {
+			return sc, inputErrorf("mongodb.shardkey=%q is invalid: %v", v, err)
+		}
+		sc.Key = k
+	}
+	if c, ok := props.Get("mongodb.shardkey.chunks"); ok {
+		n, err := workload.ParseInt(c, 1, maxInitialChunks)
+		if err != nil {
+			return sc, inputErrorf("mongodb.shardkey.chunks=%q is invalid: expected %s", c, workload.IntRange(1, maxInitialChunks))
+		}
+		if !sc.Key.Hashed() {
+			return sc, inputErrorf("mongodb.shardkey.chunks=%s needs a hashed mongodb.shardkey (such as _id:hashed): a ranged key starts as one chunk", c)
+		}
+		sc.InitialChunks = int(n)
+	}
+	return sc, nil
+}
+
 // setUpShardKey shards the collection before a load, or checks before a
 // run that it is sharded on the key asked for, and says what it did. A
-// server that is not a mongos, or a collection on another key, is bad
-// input: nothing has been measured, and the fix is in the command line.
-func setUpShardKey(ctx context.Context, env Env, sc shardConfig, client *mongo.Client, command, table string) error {
-	if sc.key.IsZero() {
+// server that is not a mongos, or a collection on another key, is an
+// InputError: nothing has been measured, and the fix is in the command
+// line.
+func (p *Prepared) setUpShardKey(ctx context.Context) error {
+	sc, table := p.t.Shard, p.t.Spec.Table
+	if sc.Key.IsZero() {
 		return nil
 	}
 	var err error
-	if command == "load" {
+	if p.t.Command == "load" {
 		var setup mongo.ShardSetup
-		setup, err = client.EnsureSharded(ctx, table, mongo.ShardOptions{Key: sc.key, InitialChunks: sc.initialChunks})
+		setup, err = p.Client.EnsureSharded(ctx, table, mongo.ShardOptions{Key: sc.Key, InitialChunks: sc.InitialChunks})
 		if err == nil {
-			fmt.Fprintf(env.Stderr, "mongobench: %s on %s\n", setup, sc.key)
+			p.t.notify(Info, "%s on %s", setup, sc.Key)
 		}
 	} else {
-		err = client.CheckSharded(ctx, table, sc.key)
+		err = p.Client.CheckSharded(ctx, table, sc.Key)
 	}
 	var notMongos *mongo.NotMongosError
 	var mismatch *mongo.ShardKeyMismatchError
 	if errors.As(err, &notMongos) || errors.As(err, &mismatch) {
-		return badInput{err}
+		return InputError{err}
 	}
 	return err
 }
@@ -92,12 +92,13 @@ func readShardingRun(ctx context.Context, monitor *driver.Client, topo *metrics.
 // cluster, with the mongos URL's credentials and options, so that the
 // phase samples their serverStatus too. A shard that does not answer
 // within the connect timeout (another network, a user that exists only on
-// the mongos) is left out, and one line says so: the run does not depend
+// the mongos) is left out, and a notice says so: the run does not depend
 // on it.
-func openShardMonitors(ctx context.Context, env Env, uri string, topo *metrics.TopologyInfo, connect time.Duration) []metrics.ShardClient {
+func (p *Prepared) openShardMonitors(ctx context.Context, topo *metrics.TopologyInfo) []metrics.ShardClient {
 	if topo.Kind != metrics.KindSharded || topo.Sharding == nil {
 		return nil
 	}
+	uri, connect := p.URL, p.t.Connect
 	shards := topo.Sharding.Shards
 	clients := make([]*driver.Client, len(shards))
 	errs := make([]error, len(shards))
@@ -137,7 +138,7 @@ func openShardMonitors(ctx context.Context, env Env, uri string, topo *metrics.T
 		case clients[i] != nil:
 			out = append(out, metrics.ShardClient{Name: sh.ID, Client: clients[i]})
 		case errs[i] != nil:
-			fmt.Fprintf(env.Stderr, "mongobench: shard %s (%s) does not answer with the URL's credentials: its serverStatus is left out (%v)\n", sh.ID, sh.Host, errs[i])
+			p.t.notify(Info, "shard %s (%s) does not answer with the URL's credentials: its serverStatus is left out (%v)", sh.ID, sh.Host, errs[i])
 		}
 	}
 	return out
