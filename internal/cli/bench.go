@@ -18,7 +18,6 @@ import (
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // stopGrace bounds how long operations in flight may run on after a stop
@@ -121,9 +120,6 @@ func prepareError(err error, env Env, dataDir string, interrupt *interruptWatch)
 }
 
 func runBench(ctx context.Context, command string, args []string, env Env) error {
-	if env.said == nil {
-		env.said = new(saidOnce)
-	}
 	cfg, err := resolveBench(command, args, env)
 	if err != nil {
 		return err
@@ -143,7 +139,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	// reported before any time is spent measuring.
 	var runStore *store.Store
 	cfg.args.store.fromEnv(env)
-	saving := !cfg.args.store.disabled && !callerSaves(ctx)
+	saving := !cfg.args.store.disabled
 	storeFile := ""
 	if saving {
 		storeFile = storePath(cfg.args.store.path)
@@ -197,7 +193,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if metricsSink != nil {
 		sinks = append(sinks, metricsSink)
 	}
-	sinks = append(sinks, displaySinks(env, spec, cfg.args.status)...)
+	if spec.HdrFileOutput {
+		sinks = append(sinks, bench.NewHdrLogs(spec.HdrOutputPath))
+	}
+	sinks = append(sinks, displaySinks(env, cfg.args.status)...)
 	out, obsv, err := prep.Run(ctx, bench.Limits{MaxErrors: cfg.args.maxErrors, MaxErrorRate: cfg.args.maxErrorRate}, sinks...)
 	if err != nil {
 		return prepareError(err, env, cfg.args.dataDir, interrupt)
@@ -242,7 +241,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		for _, l := range obsv.Client.SummaryLines() {
 			fmt.Fprintln(summary, l)
 		}
-		if w := env.said.clientWarning(*obsv.Client); w != "" {
+		if w := obsv.Client.Warning(); w != "" {
 			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
 		}
 	}
@@ -262,11 +261,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if line := out.ScheduleNote(spec.Target); line != "" {
 		fmt.Fprintf(env.Stderr, "mongobench: %s\n", line)
 	}
-	if cfg.args.out != "" || runStore != nil || callerSaves(ctx) {
+	if cfg.args.out != "" || runStore != nil {
 		if resErr != nil {
 			return resErr
 		}
-		handToCaller(ctx, res)
 		if cfg.args.out != "" {
 			if err := writeResults(cfg.args.out, res); err != nil {
 				outs.fail(err)
@@ -302,14 +300,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	return out.Failure()
 }
 
-// displaySinks are the outputs a phase shows as it goes: the .hdr logs
-// when asked for, and on a terminal the progress display, else with -s
-// the status lines.
-func displaySinks(env Env, spec *workload.Spec, status bool) []bench.Sink {
+// displaySinks show a phase as it goes: on a terminal the progress
+// display, else with -s the status lines.
+func displaySinks(env Env, status bool) []bench.Sink {
 	var sinks []bench.Sink
-	if spec.HdrFileOutput {
-		sinks = append(sinks, bench.NewHdrLogs(spec.HdrOutputPath))
-	}
 	switch {
 	case env.StderrIsTerminal:
 		sinks = append(sinks, newProgressSink(env.Stderr))

@@ -41,9 +41,6 @@ type Env struct {
 	Interrupt <-chan int
 	// StderrIsTerminal selects the live progress display over status lines.
 	StderrIsTerminal bool
-	// said is shared by the phases of one command; runBench and runSweep
-	// make it when the caller did not.
-	said *saidOnce
 }
 
 // badInput marks errors in what the user gave (exit 2).

@@ -11,55 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/nullserver"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/selfmon"
+	"github.com/mongobench/mongobench/internal/sweep"
 )
-
-// TestSaidOnce checks that a saturated embedded server is said once per
-// command, however many phases it runs, and again by the next command in
-// the same process; a client-bound verdict is said after every phase.
-func TestSaidOnce(t *testing.T) {
-	t.Parallel()
-	twoCPUs := selfmon.Limits{NumCPU: 2, GOMAXPROCS: 2, Allowed: 2}
-	embedded := bench.ClientReport{Usage: synthUsage(10*time.Second, 15*time.Second, 4*time.Second, twoCPUs, 0), SharesProcess: true}
-	bound := bench.ClientReport{Usage: synthUsage(10*time.Second, 8*time.Second, time.Second, selfmon.Limits{NumCPU: 2, GOMAXPROCS: 1, Allowed: 1}, 0), Operations: 1000}
-	idle := bench.ClientReport{Usage: synthUsage(10*time.Second, time.Second, 0, twoCPUs, 0), SharesProcess: true}
-	tests := []struct {
-		name string
-		// commands are the reports of each command's phases, in order.
-		commands [][]bench.ClientReport
-		// said is, per command, which phases print a warning.
-		said [][]bool
-	}{
-		{"embedded: once per command", [][]bench.ClientReport{{embedded, embedded, embedded}, {embedded, embedded}}, [][]bool{{true, false, false}, {true, false}}},
-		{"client-bound: every phase", [][]bench.ClientReport{{bound, bound}, {bound}}, [][]bool{{true, true}, {true}}},
-		{"nothing to say leaves the embedded warning unsaid", [][]bench.ClientReport{{idle, embedded, embedded}}, [][]bool{{false, true, false}}},
-		{"a client-bound phase does not use up the embedded warning", [][]bench.ClientReport{{bound, embedded, bound, embedded}}, [][]bool{{true, true, true, false}}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			for i, phases := range tc.commands {
-				said := new(saidOnce)
-				for j, c := range phases {
-					if got := said.clientWarning(c) != ""; got != tc.said[i][j] {
-						t.Errorf("command %d, phase %d: warned %t, want %t", i+1, j+1, got, tc.said[i][j])
-					}
-				}
-			}
-		})
-	}
-}
-
-func synthUsage(wall, user, sys time.Duration, l selfmon.Limits, peak int64) selfmon.Usage {
-	u := selfmon.Usage{Wall: wall, User: user, System: sys, Limits: l, PeakRSS: peak, CPUTimeAvailable: true}
-	u.Utilization = (user + sys).Seconds() / (wall.Seconds() * l.Allowed)
-	return u
-}
 
 // TestClientBoundWarning starves a real client: mongobench runs in a
 // subprocess held to one CPU (GOMAXPROCS=1) with 64 threads against a
@@ -138,16 +95,16 @@ func TestTrialNote(t *testing.T) {
 	bound := &results.Extra{Client: &results.Client{Bound: true}}
 	tests := []struct {
 		name string
-		t    trialRun
+		t    sweep.Trial
 		err  error
 		want string
 	}{
-		{"plain", trialRun{res: res(false, &results.Extra{Client: &results.Client{}})}, nil, ""},
-		{"client-bound", trialRun{res: res(false, bound)}, nil, "client-bound"},
-		{"warm-up first", trialRun{res: res(false, bound), warmup: true}, nil, "warm-up: not in the mean"},
-		{"partial first", trialRun{res: res(true, bound)}, nil, "partial: interrupted"},
-		{"failed first", trialRun{res: res(false, bound)}, errors.New("x"), "failed"},
-		{"no extra", trialRun{res: res(false, nil)}, nil, ""},
+		{"plain", sweep.Trial{Results: res(false, &results.Extra{Client: &results.Client{}})}, nil, ""},
+		{"client-bound", sweep.Trial{Results: res(false, bound)}, nil, "client-bound"},
+		{"warm-up first", sweep.Trial{Results: res(false, bound), Warmup: true}, nil, "warm-up: not in the mean"},
+		{"partial first", sweep.Trial{Results: res(true, bound)}, nil, "partial: interrupted"},
+		{"failed first", sweep.Trial{Results: res(false, bound)}, errors.New("x"), "failed"},
+		{"no extra", sweep.Trial{Results: res(false, nil)}, nil, ""},
 	}
 	for _, tc := range tests {
 		if got := trialNote(tc.t, tc.err); got != tc.want {

@@ -97,7 +97,6 @@ func TestFormatting(t *testing.T) {
 		{formatFigure(2.5, ""), "2.50"},
 		{idList([]int64{4, 1, 2, 3, 9}), "runs 1–4, 9"},
 		{idList([]int64{7}), "run 7"},
-		{fileSafe("threadcount=4 mongodb.url=mongodb://h/x?w=1"), "threadcount=4_mongodb.url=mongodb___h_x_w=1"},
 	}
 	for i, tc := range tests {
 		if tc.got != tc.want {

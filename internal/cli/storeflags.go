@@ -92,37 +92,6 @@ func openExistingStore(path string) (*store.Store, error) {
 	return openStore(path)
 }
 
-// callerSavesKey marks a context whose runs are saved by the command that
-// drives them (a sweep), with their place in the series.
-type callerSavesKey struct{}
-
-// callerRun is where load and run hand their results to the command that
-// drives them.
-type callerRun struct {
-	res *results.Results
-}
-
-// withCallerSaves returns a context in which load and run do not record
-// their run: a sweep runs each point through the load/run code and then
-// saves the run itself, with its sweep id, point and trial, so it must not
-// be saved twice. The results are handed over in into (nil: not wanted),
-// so that the caller has them whatever became of the results file.
-func withCallerSaves(ctx context.Context, into *callerRun) context.Context {
-	return context.WithValue(ctx, callerSavesKey{}, into)
-}
-
-func callerSaves(ctx context.Context) bool {
-	_, ok := ctx.Value(callerSavesKey{}).(*callerRun)
-	return ok
-}
-
-// handToCaller gives res to the command driving this run, if it wants it.
-func handToCaller(ctx context.Context, res *results.Results) {
-	if into, _ := ctx.Value(callerSavesKey{}).(*callerRun); into != nil {
-		into.res = res
-	}
-}
-
 // saveRun saves res in an open store. An interrupted command still records
 // what it measured, so the save does not inherit ctx's cancellation.
 func saveRun(ctx context.Context, s *store.Store, res *results.Results, opts store.SaveOptions) (int64, error) {

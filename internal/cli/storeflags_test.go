@@ -23,14 +23,12 @@ func TestLoadAndRunAreRecorded(t *testing.T) {
 		name   string
 		flags  []string
 		env    bool // $MONGOBENCH_STORE names envStore
-		caller bool // run as a sweep point
 		wantIn string
 	}{
 		{name: "--store", flags: []string{"--store", "{dir}/flag.db"}, wantIn: "flag.db"},
 		{name: "$MONGOBENCH_STORE", env: true, wantIn: "env.db"},
 		{name: "--store wins over the environment", flags: []string{"--store", "{dir}/flag.db"}, env: true, wantIn: "flag.db"},
 		{name: "--no-store", flags: []string{"--no-store"}, env: true},
-		{name: "a sweep saves its runs itself", env: true, caller: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,9 +43,6 @@ func TestLoadAndRunAreRecorded(t *testing.T) {
 			}
 			out := filepath.Join(dir, "run.json")
 			ctx := context.Background()
-			if tc.caller {
-				ctx = withCallerSaves(ctx, nil)
-			}
 			for _, command := range []string{"load", "run"} {
 				args := []string{"mongodb", "-P", "workloadc", "-p", "mongodb.url=" + url, "-p", "recordcount=50",
 					"-p", "operationcount=80", "-l", "stored-" + command, "--out", out}

@@ -11,6 +11,7 @@ import (
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
+	"github.com/mongobench/mongobench/internal/sweep"
 )
 
 type exportedFigure struct {
@@ -155,10 +156,10 @@ func TestSweepRowCountsNotFound(t *testing.T) {
 	res.Status["READ"]["OK"] = 314
 	res.Status["READ"]["NOT_FOUND"] = 686
 	var out bytes.Buffer
-	s := &sweeper{o: &sweepOptions{dims: []sweepDim{{name: "threadcount", values: []string{"4"}}}}, ops: []string{"READ"}, env: Env{Stdout: &out}}
-	table := newSweepTable(s)
+	plan := &sweep.Plan{Dims: []sweep.Dim{{Name: "threadcount", Values: []string{"4"}}}}
+	table := newSweepTable(&out, textFormat, plan, []string{"READ"})
 	table.header()
-	table.trialRow(&sweepPoint{values: map[string]string{"threadcount": "4"}}, trialRun{trial: 1, res: res, figures: analysis.FiguresOf(res, analysis.ServiceLatency)}, "")
+	table.trialRow(&sweep.Point{Values: map[string]string{"threadcount": "4"}}, sweep.Trial{Trial: 1, Results: res, Figures: analysis.FiguresOf(res, analysis.ServiceLatency)}, "")
 	head, rows, _ := sweepRows(t, out.String(), 1)
 	if !strings.Contains(head, "  "+analysis.NotOKFigure+"  ") {
 		t.Fatalf("header %q has no %q column", head, analysis.NotOKFigure)

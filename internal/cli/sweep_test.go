@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/analysis"
-	"github.com/mongobench/mongobench/internal/results/resultstest"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -314,41 +313,6 @@ func (s *signalOn) String() string {
 	return s.buf.String()
 }
 
-// TestSweepOutDir checks the default output directory and that a sweep
-// id is never reused, in a directory or in the store.
-func TestSweepOutDir(t *testing.T) {
-	t.Chdir(t.TempDir())
-	ctx := context.Background()
-	st, err := store.Open("runs.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	s := &sweeper{o: &sweepOptions{}, id: "20260101-000000", st: st}
-	dir, err := s.makeDir(ctx)
-	if err != nil || dir != "sweep-20260101-000000" {
-		t.Fatalf("first sweep: dir %q, err %v", dir, err)
-	}
-	s.id = "20260101-000000"
-	if dir, err = s.makeDir(ctx); err != nil || dir != "sweep-20260101-000000-2" || s.id != "20260101-000000-2" {
-		t.Fatalf("second sweep in the same second: dir %q, id %q, err %v", dir, s.id, err)
-	}
-	if _, err := st.Save(ctx, resultstest.Results(t, resultstest.Spec{Throughput: 100}), store.SaveOptions{SweepID: "20260102-000000"}); err != nil {
-		t.Fatal(err)
-	}
-	s = &sweeper{o: &sweepOptions{outDir: "mine"}, id: "20260102-000000", st: st}
-	if dir, err = s.makeDir(ctx); err != nil || dir != "mine" || s.id != "20260102-000000-2" {
-		t.Fatalf("an id the store holds: dir %q, id %q, err %v", dir, s.id, err)
-	}
-	if err := os.WriteFile(filepath.Join("mine", "x.json"), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s = &sweeper{o: &sweepOptions{outDir: "mine"}, id: "20260103-000000"}
-	if _, err := s.makeDir(ctx); err == nil || !strings.Contains(err.Error(), "already holds results files") {
-		t.Errorf("an --out-dir with results in it: err %v", err)
-	}
-}
-
 // TestParseVary checks --vary's syntax, row by row.
 func TestParseVary(t *testing.T) {
 	t.Parallel()
@@ -392,7 +356,7 @@ func TestParseVary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.name != tc.name || d.auto != tc.auto || !slices.Equal(d.values, tc.values) {
+			if d.Name != tc.name || d.Auto != tc.auto || !slices.Equal(d.Values, tc.values) {
 				t.Errorf("got %+v, want name %s values %v auto %t", d, tc.name, tc.values, tc.auto)
 			}
 		})
@@ -410,12 +374,12 @@ func FuzzParseVary(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if d.name == "" || (!d.auto && len(d.values) == 0) || (d.auto && d.name != "threadcount") {
+		if d.Name == "" || (!d.Auto && len(d.Values) == 0) || (d.Auto && d.Name != "threadcount") {
 			t.Fatalf("%q gave %+v", s, d)
 		}
-		for i, v := range d.values {
-			if v == "" || slices.Contains(d.values[:i], v) {
-				t.Fatalf("%q gave values %q", s, d.values)
+		for i, v := range d.Values {
+			if v == "" || slices.Contains(d.Values[:i], v) {
+				t.Fatalf("%q gave values %q", s, d.Values)
 			}
 		}
 	})
@@ -440,22 +404,6 @@ func FuzzSweepArgs(f *testing.F) {
 			t.Fatalf("%q: accepted %+v", line, o)
 		}
 	})
-}
-
-// TestWarnOnce checks that repeated warnings are dropped and other lines,
-// split across writes, pass whole.
-func TestWarnOnce(t *testing.T) {
-	t.Parallel()
-	var b bytes.Buffer
-	w := newWarnOnce(&b)
-	for _, s := range []string{"mongobench: warning: x\n", "status 1\nmongobench: warn", "ing: x\n", "status 1\n", "mongobench: warning: y\n"} {
-		if _, err := w.Write([]byte(s)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if want := "mongobench: warning: x\nstatus 1\nstatus 1\nmongobench: warning: y\n"; b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
-	}
 }
 
 // TestExperimentBadInput gives sweep, compare, history and report one

@@ -15,6 +15,8 @@ import (
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/sweep"
+	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // TestSweepReport is the experiment end to end: a real sweep of
@@ -446,7 +448,14 @@ func TestNoReloadWarning(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
-		got := (&sweeper{o: o}).noReloadWarning()
+		plan, err := sweep.NewPlan(o.command, mustProps(t, o), "", o.dims)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		got := sweep.NoReloadWarning(plan, o.reload)
+		if got != "" {
+			got = "mongobench: warning: " + got
+		}
 		if want := tc.want; want != "" {
 			want = prefix + want
 			if got != want {
@@ -464,14 +473,14 @@ func TestNoReloadWarning(t *testing.T) {
 // 173%.
 func TestSweepKneeThresholds(t *testing.T) {
 	t.Parallel()
-	var done []pointResult
+	var done []sweep.PointResult
 	for _, p := range []struct {
 		threads  string
 		tput, us float64
 	}{{"1", 1000, 500}, {"2", 2000, 550}, {"4", 2050, 1500}} {
-		done = append(done, pointResult{
-			point:  &sweepPoint{values: map[string]string{"threadcount": p.threads}},
-			trials: []trialRun{{trial: 1, res: &results.Results{}, figures: analysis.Figures{Throughput: p.tput, P99: p.us}}},
+		done = append(done, sweep.PointResult{
+			Point:  &sweep.Point{Values: map[string]string{"threadcount": p.threads}},
+			Trials: []sweep.Trial{{Trial: 1, Results: &results.Results{}, Figures: analysis.Figures{Throughput: p.tput, P99: p.us}}},
 		})
 	}
 	tests := []struct {
@@ -492,8 +501,7 @@ func TestSweepKneeThresholds(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc.flags, err)
 		}
-		s := &sweeper{o: o, x: "threadcount"}
-		if got := s.knee(&seriesPlan{}, done); !strings.HasPrefix(got, tc.want) {
+		if got := knee("threadcount", o.knee, &sweep.Series{}, done); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%v: %q, want %q", tc.flags, got, tc.want)
 		}
 	}
@@ -513,4 +521,14 @@ func TestSweepKneeFlags(t *testing.T) {
 	if knees := kneeLines(r.stdout); len(knees) != 1 || !want.MatchString(knees[0]) {
 		t.Errorf("knee lines %q, want no knee for want of a 1e6-fold p99", knees)
 	}
+}
+
+// mustProps are the properties of a parsed sweep's load or run.
+func mustProps(t *testing.T, o *sweepOptions) *workload.Properties {
+	t.Helper()
+	props, err := o.benchArgs.loadProperties()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return props
 }

@@ -1,0 +1,282 @@
+// Package sweep runs the same benchmark at every point of a series: it
+// plans the points from the properties varied, prepares the data each
+// needs (loading it again where a varied property shapes it), runs each
+// point's trials through bench, and records every trial's results with
+// its place in the sweep. What it has to say comes out as events and
+// notices, as values; printing them is its caller's job.
+package sweep
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/workload"
+)
+
+// DataProperties shape the loaded data: varying one of them means each
+// point needs its own load.
+var DataProperties = []string{
+	"recordcount", "insertstart", "insertcount", "table", "fieldcount", "fieldlength", "minfieldlength",
+	"fieldlengthdistribution", "fieldlengthhistogram", "fieldnameprefix", "insertorder", "zeropadding",
+	"dataintegrity", "mongodb.url", "mongodb.shardkey", "mongodb.shardkey.chunks",
+}
+
+// Dim is one varied property and its values.
+type Dim struct {
+	Name   string
+	Values []string // nil for Auto
+	// Auto doubles threadcount from 1 until the caller's NextAuto says
+	// the series is done.
+	Auto bool
+}
+
+// Point is one point of the sweep: a value for each varied property.
+type Point struct {
+	Index    int // 1-based, in running order; 0 until it runs
+	Values   map[string]string
+	Label    string
+	Settings *bench.Settings // the point's resolved configuration
+	Warnings []string        // what resolving it said
+}
+
+// Series is the points of one series: the values of every varied
+// property but the fastest are fixed in a series.
+type Series struct {
+	Fixed  map[string]string
+	Label  string
+	Points []*Point // nil for an automatic series
+}
+
+// Plan is every series and point of a sweep, resolved before anything
+// runs so that a wrong value fails first.
+type Plan struct {
+	Command string // run | load
+	Props   *workload.Properties
+	EnvURL  string
+	Dims    []Dim
+	Varied  []string // the dims' names, in command-line order
+	X       string   // the dimension the knee is sought along, which varies fastest
+	Series  []*Series
+	Planned int // points known up front; 0 with auto
+	// DataDim is set when a varied property shapes the data.
+	DataDim bool
+	// NeedServer is set when a point has no URL: the embedded server
+	// serves it.
+	NeedServer bool
+	// Kind is the latency the sweep's figures are of: intended when
+	// every point records it (a -target run), else service.
+	Kind analysis.LatencyKind
+	// Points lists every planned point (with auto, the first of each
+	// series), for what must be known before anything runs.
+	Points []*Point
+	shown  map[string]map[string]string
+}
+
+// NewPlan lists the series and points of a sweep of command over props
+// (the sweep's own properties, before any point's values), in running
+// order, and resolves every point. envURL stands in for a missing
+// mongodb.url, as $MONGOBENCH_URL does. Errors are bench.InputErrors
+// naming the point.
+func NewPlan(command string, props *workload.Properties, envURL string, dims []Dim) (*Plan, error) {
+	pl := &Plan{Command: command, Props: props, EnvURL: envURL, Dims: dims}
+	for _, d := range dims {
+		pl.Varied = append(pl.Varied, d.Name)
+		pl.DataDim = pl.DataDim || slices.Contains(DataProperties, d.Name)
+	}
+	pl.X = analysis.XDim(pl.Varied)
+	pl.shown = secretNames(dims)
+	var outer []Dim
+	var inner *Dim
+	for i := range dims {
+		if dims[i].Name == pl.X {
+			inner = &dims[i]
+		} else {
+			outer = append(outer, dims[i])
+		}
+	}
+	combos := []map[string]string{{}}
+	for _, d := range outer {
+		var next []map[string]string
+		for _, c := range combos {
+			for _, v := range d.Values {
+				next = append(next, withValue(c, d.Name, v))
+			}
+		}
+		combos = next
+	}
+	n := 0
+	for _, c := range combos {
+		sr := &Series{Fixed: c, Label: pl.label(c)}
+		switch {
+		case inner == nil:
+			p, err := pl.Point(c)
+			if err != nil {
+				return nil, err
+			}
+			sr.Points = append(sr.Points, p)
+		case inner.Auto:
+			// Later points differ only in threads, which cannot make a
+			// valid configuration invalid below the thread limit.
+			p, err := pl.Point(withValue(c, inner.Name, "1"))
+			if err != nil {
+				return nil, err
+			}
+			pl.Points = append(pl.Points, p)
+		default:
+			for _, v := range inner.Values {
+				p, err := pl.Point(withValue(c, inner.Name, v))
+				if err != nil {
+					return nil, err
+				}
+				sr.Points = append(sr.Points, p)
+			}
+		}
+		n += len(sr.Points)
+		pl.Points = append(pl.Points, sr.Points...)
+		pl.Series = append(pl.Series, sr)
+	}
+	if inner == nil || !inner.Auto {
+		pl.Planned = n
+	}
+	pl.Kind = analysis.IntendedLatency
+	for _, p := range pl.Points {
+		pl.NeedServer = pl.NeedServer || p.Settings.URL == ""
+		if !p.Settings.Spec.RecordIntended() {
+			pl.Kind = analysis.ServiceLatency
+		}
+	}
+	return pl, nil
+}
+
+// Point resolves the point of the given values: the sweep's properties
+// with the point's values set over them.
+func (pl *Plan) Point(values map[string]string) (*Point, error) {
+	p := &Point{Values: values, Label: pl.label(values)}
+	props := pl.Props.Clone()
+	for _, name := range pl.Varied {
+		if v, ok := values[name]; ok {
+			props.Set(name, v, "-p")
+		}
+	}
+	s, warnings, err := resolve(pl.Command, props, pl.EnvURL)
+	if err != nil {
+		if p.Label == "" {
+			return nil, fmt.Errorf("sweep: %w", err)
+		}
+		return nil, fmt.Errorf("sweep point %s: %w", p.Label, err)
+	}
+	p.Settings, p.Warnings = s, warnings
+	return p, nil
+}
+
+// resolve resolves a phase's settings from props.
+func resolve(command string, props *workload.Properties, envURL string) (*bench.Settings, []string, error) {
+	spec, warnings, err := bench.ResolveSpec(command, props)
+	if err != nil {
+		return nil, warnings, err
+	}
+	s, more, err := bench.ResolveSettings(command, props, spec, envURL)
+	return s, append(warnings, more...), err
+}
+
+func withValue(m map[string]string, k, v string) map[string]string {
+	out := make(map[string]string, len(m)+1)
+	for mk, mv := range m {
+		out[mk] = mv
+	}
+	out[k] = v
+	return out
+}
+
+// label names a point by its values in command-line order.
+func (pl *Plan) label(values map[string]string) string {
+	m := results.SweepMark{Varied: pl.Varied, Point: pl.Show(values)}
+	return m.Label()
+}
+
+// secretNames gives the values of a dimension that carry a secret (a URL
+// with a password) the names url1, url2, ... (value1, ... for other
+// properties), in the order given. A point's values name it in progress
+// lines, the table, results files, the store and file names; the redacted
+// URLs could not stand in, as two URLs that differ only in their passwords
+// would name two points alike.
+func secretNames(dims []Dim) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, d := range dims {
+		if !slices.ContainsFunc(d.Values, redact.Changed) {
+			continue
+		}
+		prefix := "value"
+		if d.Name == "mongodb.url" {
+			prefix = "url"
+		}
+		names := make(map[string]string, len(d.Values))
+		for i, v := range d.Values {
+			names[v] = fmt.Sprintf("%s%d", prefix, i+1)
+		}
+		out[d.Name] = names
+	}
+	return out
+}
+
+// SecretName is the name a varied value that carries a secret is shown
+// by; ok is false for the others, which are shown as they are.
+func (pl *Plan) SecretName(dim, value string) (name string, ok bool) {
+	name, ok = pl.shown[dim][value]
+	return name, ok
+}
+
+// Show returns a point's values as they may be shown and written: those
+// that carry a secret replaced by their names.
+func (pl *Plan) Show(values map[string]string) map[string]string {
+	if len(pl.shown) == 0 {
+		return values
+	}
+	out := make(map[string]string, len(values))
+	for k, v := range values {
+		if name, ok := pl.shown[k][v]; ok {
+			v = name
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// NoReloadWarning says, when reload=false keeps a run sweep from loading
+// the data its varied properties shape, that every point runs on the data
+// loaded for the first: the user asked for it (to keep a large data set
+// between points, say), but the table would otherwise look like a series
+// over data sizes it never measured. "" when nothing needs saying.
+func NoReloadWarning(pl *Plan, reload *bool) string {
+	if pl.Command != "run" || reload == nil || *reload {
+		return ""
+	}
+	// table and mongodb.url pick where the data lives, and a sweep still
+	// loads each empty collection once: they get data of their own.
+	perLocation := false
+	var names, first []string
+	for _, d := range pl.Dims {
+		switch {
+		case d.Name == "table" || d.Name == "mongodb.url":
+			perLocation = perLocation || len(d.Values) > 1
+		case slices.Contains(DataProperties, d.Name) && len(d.Values) > 1:
+			// The first point to run takes every property's first value.
+			names = append(names, d.Name)
+			first = append(first, d.Name+"="+d.Values[0])
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	which := "the first point"
+	if perLocation {
+		which = "the first point on its collection"
+	}
+	return fmt.Sprintf("--no-reload with --vary %s: every point runs on the data loaded for %s (%s)",
+		strings.Join(names, ", "), which, strings.Join(first, " "))
+}
