@@ -11,6 +11,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
@@ -222,5 +223,167 @@ func TestStopBeforeTrial(t *testing.T) {
 	}
 	if n := rec.count("start "); n != 0 {
 		t.Errorf("%d trials started after the stop", n)
+	}
+}
+
+// count is the number of documents in url's usertable.
+func count(t *testing.T, url string) int64 {
+	t.Helper()
+	c, err := mongo.Open(context.Background(), mongo.Config{URL: url, Database: mongo.DatabaseFromURL(url), Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	n, err := c.Count(context.Background(), "usertable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// carried is what a run says when it finds an earlier run's inserts.
+const carried = "from earlier runs: inserts continue after them"
+
+// TestReloadPoints: with Reload every point starts from the data as
+// loaded, so the inserts of one point are gone before the next; by
+// default operationcount does not shape the data, so it is loaded once
+// and each point's inserts stay for the next, which inserts after them.
+func TestReloadPoints(t *testing.T) {
+	t.Parallel()
+	sweep := func(reload *bool) (*Sweep, *recorder, int64) {
+		url := freshURL()
+		s, rec := sweepOf(t, "run", []Dim{{Name: "operationcount", Values: []string{"30", "20", "10"}}}, Config{Reload: reload},
+			"mongodb.url="+url, "recordcount=50", "readproportion=0", "updateproportion=0", "insertproportion=1")
+		if err := s.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for _, pr := range rec.done[""] {
+			if got, want := pr.Trials[0].Results.Status["INSERT"]["OK"], pr.Point.Values["operationcount"]; fmt.Sprint(got) != want {
+				t.Errorf("operationcount %s: %d inserts OK", want, got)
+			}
+		}
+		return s, rec, count(t, url)
+	}
+	reload := true
+	s, rec, n := sweep(&reload)
+	for _, p := range []string{"30", "20", "10"} {
+		if rec.count("info: sweep "+s.ID+": loading 50 records into ") != 3 || !slices.ContainsFunc(rec.lines, func(l string) bool {
+			return strings.HasSuffix(l, "usertable for operationcount="+p)
+		}) {
+			t.Errorf("reload: no load for operationcount=%s before it:\n%s", p, strings.Join(rec.lines, "\n"))
+		}
+	}
+	if rec.count("info: ") != rec.count("info: sweep ") || n != 50+10 {
+		t.Errorf("reload: %d documents after the sweep, want 60 (the 50 loaded and the last point's 10), and no point finding another's inserts:\n%s", n, strings.Join(rec.lines, "\n"))
+	}
+
+	s, rec, n = sweep(nil)
+	if rec.count("info: sweep "+s.ID+": loading 50 records into ") != 1 || !slices.ContainsFunc(rec.lines, func(l string) bool { return strings.HasSuffix(l, "usertable for the sweep") }) {
+		t.Errorf("default: want one load for the whole sweep:\n%s", strings.Join(rec.lines, "\n"))
+	}
+	for _, last := range []string{"79", "99"} {
+		if rec.count("info: ") == 0 || !slices.ContainsFunc(rec.lines, func(l string) bool { return strings.Contains(l, "already holds keys up to number "+last+" "+carried) }) {
+			t.Errorf("default: no point found the inserts up to key %s:\n%s", last, strings.Join(rec.lines, "\n"))
+		}
+	}
+	if n != 50+30+20+10 {
+		t.Errorf("default: %d documents after the sweep, want 110: every point's inserts stay", n)
+	}
+}
+
+// TestReloadTrialsInOrder: with Reload and a warm-up, each trial's load
+// comes before it and says which trial it prepares; no trial finds the
+// inserts of the one before.
+func TestReloadTrialsInOrder(t *testing.T) {
+	t.Parallel()
+	reload := true
+	url := freshURL()
+	s, rec := sweepOf(t, "run", []Dim{{Name: "operationcount", Values: []string{"30", "20"}}}, Config{Repeat: 2, DiscardFirst: true, Reload: &reload},
+		"mongodb.url="+url, "recordcount=50", "readproportion=0", "updateproportion=0", "insertproportion=1")
+	if err := s.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"30", "20"} {
+		for trial := 1; trial <= 3; trial++ {
+			load := slices.IndexFunc(rec.lines, func(l string) bool {
+				return strings.HasSuffix(l, fmt.Sprintf("usertable for operationcount=%s, trial %d/3", p, trial))
+			})
+			start := slices.Index(rec.lines, fmt.Sprintf("start operationcount=%s %d/3 warm=%t", p, trial, trial == 1))
+			if load < 0 || start < 0 || load > start {
+				t.Errorf("operationcount=%s trial %d: load at %d, start at %d: want the load first:\n%s", p, trial, load, start, strings.Join(rec.lines, "\n"))
+			}
+		}
+	}
+	if rec.count("info: ") != rec.count("info: sweep ") {
+		t.Errorf("a trial found an earlier trial's inserts:\n%s", strings.Join(rec.lines, "\n"))
+	}
+	if n := count(t, url); n != 50+20 {
+		t.Errorf("%d documents after the sweep, want 70: the 50 loaded and the last trial's 20", n)
+	}
+}
+
+// TestNoReload: Reload false loads once, into the empty collection, even
+// when a varied property shapes the data, and the plan warns of it; by
+// default recordcount loads each point's data.
+func TestNoReload(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		reload     *bool
+		loads      []string
+		docs       int64
+		warnedPlan bool
+	}{
+		{new(bool), []string{"80"}, 80, true},
+		{nil, []string{"80", "50"}, 50, false},
+	} {
+		url := freshURL()
+		s, rec := sweepOf(t, "run", []Dim{{Name: "recordcount", Values: []string{"80", "50"}}}, Config{Reload: tc.reload},
+			"mongodb.url="+url, "operationcount=20")
+		if got := NoReloadWarning(s.plan, tc.reload) != ""; got != tc.warnedPlan {
+			t.Errorf("reload %v: warned %t", tc.reload, got)
+		}
+		if err := s.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var loads []string
+		for _, l := range rec.lines {
+			if _, rest, ok := strings.Cut(l, ": loading "); ok {
+				loads = append(loads, strings.Fields(rest)[0])
+			}
+		}
+		if !slices.Equal(loads, tc.loads) || count(t, url) != tc.docs {
+			t.Errorf("reload %v: loads %v, %d documents; want %v and %d", tc.reload, loads, count(t, url), tc.loads, tc.docs)
+		}
+	}
+}
+
+// TestMatrix: threads vary fastest, so each recordcount's load serves a
+// whole series, once; each series is told of with its label.
+func TestMatrix(t *testing.T) {
+	t.Parallel()
+	url := freshURL()
+	s, rec := sweepOf(t, "run", []Dim{{Name: "threadcount", Values: []string{"1", "2"}}, {Name: "recordcount", Values: []string{"100", "150"}}}, Config{},
+		"mongodb.url="+url, "operationcount=50", "readproportion=1", "updateproportion=0")
+	if err := s.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, l := range rec.lines {
+		if strings.HasPrefix(l, "start ") || strings.HasPrefix(l, "series ") || strings.Contains(l, ": loading ") {
+			order = append(order, l)
+		}
+	}
+	dbName := mongo.DatabaseFromURL(url)
+	want := []string{
+		"info: sweep " + s.ID + ": loading 100 records into " + dbName + ".usertable for threadcount=1 recordcount=100",
+		"start threadcount=1 recordcount=100 1/1 warm=false", "start threadcount=2 recordcount=100 1/1 warm=false", `series "recordcount=100" 2`,
+		"info: sweep " + s.ID + ": loading 150 records into " + dbName + ".usertable for threadcount=1 recordcount=150",
+		"start threadcount=1 recordcount=150 1/1 warm=false", "start threadcount=2 recordcount=150 1/1 warm=false", `series "recordcount=150" 2`,
+	}
+	if !slices.Equal(order, want) {
+		t.Errorf("ran:\n%s\nwant:\n%s", strings.Join(order, "\n"), strings.Join(want, "\n"))
+	}
+	if n := count(t, url); n != 150 {
+		t.Errorf("%d documents after the sweep, want 150", n)
 	}
 }
