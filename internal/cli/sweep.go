@@ -8,6 +8,7 @@ import (
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/promsink"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
@@ -61,13 +62,23 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 	}
+	// One endpoint for the whole sweep, fed each trial in turn.
+	var metricsSink bench.Sink
+	if o.benchArgs.metricsAddr != "" {
+		srv, err := serveMetrics(o.benchArgs.metricsAddr, promsink.Options{Part: 0, Parts: 1}, env)
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		metricsSink = srv.Sink()
+	}
 	interrupt := newInterrupt(env.Interrupt)
 	defer interrupt.close()
 	a := o.benchArgs
 	s, err := sweep.Start(ctx, plan, sweep.Config{
 		Repeat: o.repeat, DiscardFirst: o.discardFirst, Reload: o.reload, OutDir: o.outDir,
 		DataDir: a.dataDir, Drop: a.drop, Limits: bench.Limits{MaxErrors: a.maxErrors, MaxErrorRate: a.maxErrorRate},
-		Grace: stopGrace, Stop: interrupt.stopped(), Store: st,
+		Grace: stopGrace, Stop: interrupt.stopped(), Store: st, Metrics: metricsSink,
 		Tool:        results.Tool{Name: "mongobench", Version: Version},
 		CommandLine: append([]string{"mongobench", o.command}, redact.Args(o.bench)...),
 		Display:     func() []bench.Sink { return displaySinks(env, a.status) },

@@ -111,6 +111,9 @@ type Config struct {
 	// CommandLine is the load or run command line the sweep was given,
 	// redacted; each trial records it with the point's values after it.
 	CommandLine []string
+	// Metrics is fed every trial, one phase after another (the
+	// --metrics-addr endpoint); nil for none.
+	Metrics bench.Sink
 	// Display returns the sinks that show a trial as it runs.
 	Display func() []bench.Sink
 	// Knee decides when an automatic series has found its knee, and
@@ -448,6 +451,9 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 		Config: bench.ResolvedConfig(settings, prep.Seed, redact.URL(prep.URL), prep.Database),
 	}
 	sinks := []bench.Sink{bench.NewJournal(file+results.JournalSuffix, meta)}
+	if s.cfg.Metrics != nil {
+		sinks = append(sinks, s.cfg.Metrics)
+	}
 	if settings.Spec.HdrFileOutput {
 		sinks = append(sinks, bench.NewHdrLogs(settings.Spec.HdrOutputPath))
 	}
