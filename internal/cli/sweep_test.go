@@ -17,6 +17,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // experiment runs one of the experiment commands in-process, as Main would
@@ -146,88 +147,6 @@ func TestSweep(t *testing.T) {
 		if sm := analysis.MarkOf(stored); sm == nil || sm.Label() != m.Label() {
 			t.Errorf("run %d in the store has sweep mark %+v, its file %+v", ri.ID, sm, m)
 		}
-	}
-}
-
-// TestSweepLoad sweeps the load phase: every trial loads into an empty
-// collection, so no insert fails on a duplicate key.
-func TestSweepLoad(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	r := experiment(t, runSweep, "load", "mongodb", "-P", "workloada", "-p", "recordcount=200", "-p", "mongodb.url="+freshURL(t),
-		"--vary", "batchsize=1,50", "--repeat", "1", "--no-store", "--out-dir", filepath.Join(dir, "out"))
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	head, rows, _ := sweepRows(t, r.stdout, 1)
-	if !strings.HasPrefix(head, "batchsize") || !strings.Contains(head, "INSERT ops") {
-		t.Errorf("header %q: want batchsize and INSERT columns", head)
-	}
-	if len(rows) != 2 {
-		t.Fatalf("%d rows, want 2:\n%s", len(rows), r.stdout)
-	}
-	for _, row := range rows {
-		if row.cells[4] != "200" || row.cells[7] != "0" {
-			t.Errorf("batchsize %s: INSERT ops %s, not OK %s; want 200 and 0", row.cells[0], row.cells[4], row.cells[7])
-		}
-	}
-	if knees := kneeLines(r.stdout); len(knees) != 1 || !strings.Contains(knees[0], "this sweep varies batchsize") {
-		t.Errorf("knee lines %q: want the reason a batchsize sweep has no knee", knees)
-	}
-}
-
-// TestSweepMatrix varies recordcount and threads: the data is loaded
-// again for each recordcount, once, and each series gets its knee line.
-func TestSweepMatrix(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	url := freshURL(t)
-	r := experiment(t, runSweep, "-P", "workloadc", "-p", "operationcount=200", "-p", "mongodb.url="+url,
-		"--vary", "threads=1,2", "--vary", "recordcount=100,150", "--no-store", "--out-dir", filepath.Join(dir, "out"))
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	for _, n := range []string{"100", "150"} {
-		if c := strings.Count(r.stderr, "loading "+n+" records"); c != 1 {
-			t.Errorf("%s records loaded %d times, want once:\n%s", n, c, r.stderr)
-		}
-	}
-	_, rows, _ := sweepRows(t, r.stdout, 2)
-	var got []string
-	for _, row := range rows {
-		got = append(got, row.cells[0]+"/"+row.cells[1])
-	}
-	// recordcount changes slowest, so each load serves a whole series.
-	if want := []string{"1/100", "2/100", "1/150", "2/150"}; !slices.Equal(got, want) {
-		t.Errorf("points ran as %v, want %v", got, want)
-	}
-	knees := kneeLines(r.stdout)
-	if len(knees) != 2 || !strings.HasPrefix(knees[0], "recordcount=100: ") || !strings.HasPrefix(knees[1], "recordcount=150: ") {
-		t.Errorf("knee lines %q: want one per recordcount", knees)
-	}
-	n, err := connect(t, url).Collection("usertable").CountDocuments(context.Background(), map[string]any{})
-	if err != nil || n != 150 {
-		t.Errorf("after the sweep the collection holds %d documents (err %v), want 150", n, err)
-	}
-}
-
-// TestSweepAuto doubles the threads until --max-threads.
-func TestSweepAuto(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	r := experiment(t, runSweep, "-P", "workloadc", "-p", "recordcount=100", "-p", "operationcount=200", "-p", "mongodb.url="+freshURL(t),
-		"--vary", "threadcount=auto", "--max-threads", "4", "--no-store", "--out-dir", filepath.Join(dir, "out"))
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	_, rows, _ := sweepRows(t, r.stdout, 1)
-	var threads []string
-	for _, row := range rows {
-		threads = append(threads, row.cells[0])
-	}
-	// The knee may confirm itself before 4 threads; the steps double.
-	if len(threads) < 2 || !slices.Equal(threads, []string{"1", "2", "4"}[:len(threads)]) {
-		t.Errorf("auto ran threads %v, want doubling from 1 up to 4", threads)
 	}
 }
 
@@ -513,5 +432,26 @@ func TestSweepFormats(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(md.stdout), "\n")
 	if len(lines) < 8 || !strings.HasPrefix(lines[0], "| threads | trial |") || !strings.HasPrefix(lines[1], "|---|---:|") || !strings.HasPrefix(lines[2], "| 1 | 1 |") {
 		t.Errorf("markdown table:\n%s", md.stdout)
+	}
+}
+
+// TestSweepOps: the table's operation columns are known before anything
+// runs: a load sweep inserts; a run sweep's are every operation a point
+// issues, in the summary's order.
+func TestSweepOps(t *testing.T) {
+	t.Parallel()
+	spec := func(proportions ...float64) *workload.Spec {
+		s := &workload.Spec{}
+		copy(s.Proportions[:], proportions)
+		return s
+	}
+	if got := sweepOps(nil, "load", spec(1)); !slices.Equal(got, []string{"INSERT"}) {
+		t.Errorf("load: %v, want INSERT alone", got)
+	}
+	ops := sweepOps(nil, "run", spec(0.5, 0.5))
+	ops = sweepOps(ops, "run", spec(0, 0, 0.2, 0.8))
+	analysis.SortOpNames(ops)
+	if want := []string{"READ", "UPDATE", "INSERT", "SCAN"}; !slices.Equal(ops, want) {
+		t.Errorf("run: %v, want %v", ops, want)
 	}
 }
