@@ -295,6 +295,7 @@ func TestSeedCommandLines(t *testing.T) {
 // and the results file; without, none of it, nor a word of a schedule.
 // The schedule's timing itself is the runner's unit tests' (a fake clock).
 func TestTargetFigures(t *testing.T) {
+	t.Parallel()
 	url := freshURL(t)
 	if r := mongobench(t, "load", "mongodb", "-P", "workloadc", "-p", "mongodb.url="+url, "-p", "recordcount=100"); r.code != 0 {
 		t.Fatalf("load exit %d: %s", r.code, r.stderr)
