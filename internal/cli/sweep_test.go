@@ -361,6 +361,7 @@ func TestExperimentBadInput(t *testing.T) {
 		{"unknown property", runSweep, sweepArgs("--vary", "threadcnt=1,2"), "--vary threadcnt: unknown property; did you mean threadcount?"},
 		{"vary twice", runSweep, sweepArgs("--vary", "threadcount=1", "--vary", "threads=2"), "--vary threadcount is given twice"},
 		{"bad point", runSweep, sweepArgs("--vary", "threadcount=1,0"), `sweep point threadcount=0: threadcount="0" is invalid`},
+		{"parts", runSweep, sweepArgs("--vary", "threadcount=1,2", "--part", "1/2"), "sweep: --part, --parts, --run-id, --start-at and --barrier-timeout go with load and run"},
 		{"repeat 0", runSweep, sweepArgs("--vary", "threadcount=1,2", "--repeat", "0"), `--repeat "0" is invalid: expected a whole number of trials from 1 to 10000`},
 		{"repeat text", runSweep, sweepArgs("--vary", "threadcount=1,2", "--repeat=many"), `--repeat "many" is invalid`},
 		{"nothing varies", runSweep, sweepArgs(), "nothing to sweep"},

@@ -185,6 +185,9 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	if a.out != "" {
 		return nil, badInputf("sweep: --out names one results file, and a sweep writes one per run: use --out-dir DIR")
 	}
+	if pa := a.parts; pa != (partArgs{}) {
+		return nil, badInputf("sweep: --part, --parts, --run-id, --start-at and --barrier-timeout go with load and run: a sweep is not split into parts")
+	}
 	if len(o.dims) == 0 && o.repeat < 2 {
 		return nil, badInputf("sweep: nothing to sweep: give --vary NAME=V1,V2,... (such as --vary threadcount=1,2,4,8) or --repeat N")
 	}
