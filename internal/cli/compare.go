@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 )
 
@@ -251,6 +253,7 @@ func writeStudy(w io.Writer, f tableFormat, refs []string, st *analysis.Study) {
 				head += ": one run per side, so no verdict is possible (repeat the runs, e.g. sweep --repeat 3)"
 			}
 			fmt.Fprintln(w, head)
+			fmt.Fprintf(w, "limit: %s %s; %s %s\n", base, limitTally(set.A), name, limitTally(set.B))
 			rows := make([][]string, 0, len(set.Rows))
 			for _, r := range set.Rows {
 				rows = append(rows, []string{orText(r.Op, "OVERALL"), r.Name(), meanText(r.A, r.Unit), meanText(r.B, r.Unit), analysis.ChangeText(r), analysis.VerdictText(r, base, name)})
@@ -321,4 +324,14 @@ func describeGroup(runs []analysis.Run) string {
 		parts = append(parts, fmt.Sprintf("%d partial (interrupted)", partial))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// limitTally is what limited the runs of one side (their diagnoses), the
+// most frequent first.
+func limitTally(runs []analysis.Run) string {
+	ds := make([]*results.Diagnosis, len(runs))
+	for i, r := range runs {
+		ds[i] = diagnosis.Of(r.Res)
+	}
+	return diagnosis.Tally(ds)
 }

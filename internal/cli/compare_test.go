@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/golden"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
+	"github.com/mongobench/mongobench/internal/stats"
 )
 
 // writeSynth writes synthetic results files into dir and returns their
@@ -189,5 +192,32 @@ func TestCompareRefuses(t *testing.T) {
 		if r.code != 0 || !strings.Contains(r.stdout, "fieldcount 10 vs 1") || !strings.Contains(r.stdout, "200.0% better") {
 			t.Errorf("%s, fieldcount allowed: exit %d, stderr %q, stdout:\n%s", format, r.code, r.stderr, r.stdout)
 		}
+	}
+}
+
+// TestCompareLimits: each side's line names what limited its runs, from
+// their diagnoses, the most frequent first.
+func TestCompareLimits(t *testing.T) {
+	t.Parallel()
+	run := func(tp float64, d *results.Diagnosis) analysis.Run {
+		res := resultstest.Results(t, resultstest.Spec{Throughput: tp})
+		if res.Extra == nil {
+			res.Extra = &results.Extra{}
+		}
+		res.Extra.Diagnosis = d
+		return analysis.NewRun(res, "synthetic", 0)
+	}
+	cpu := &results.Diagnosis{Verdict: "server CPU", Limits: []results.Limit{{Kind: "server CPU", Evidence: []string{"busy"}}}}
+	disk := &results.Diagnosis{Verdict: "disk", Limits: []results.Limit{{Kind: "disk", Evidence: []string{"busy"}}}}
+	none := &results.Diagnosis{Verdict: results.NoLimitFound}
+	groups := [][]analysis.Run{{run(100, cpu), run(101, cpu)}, {run(90, disk), run(91, cpu), run(92, disk), run(93, none)}}
+	st, err := newStudy([]string{"a", "b"}, groups, 0, 0.05, nil, stats.KneeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	writeStudy(&out, textFormat, []string{"a", "b"}, st)
+	if want := "limit: A server CPU; B disk (2 of 4), server CPU (1 of 4), none (1 of 4)\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("the comparison lacks %q:\n%s", want, out.String())
 	}
 }
