@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/outfile"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
@@ -335,7 +336,22 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 	}
 	if byValue || analysis.KneeDims[x] == "" {
 		k := analysis.KneeOf(x, kneePts, knee)
-		sw.KneeSentence = sentence(k.Text)
+		text := k.Text
+		if k.Found {
+			// As the sweep says it: what limited the point past the knee.
+			at := k.Result.Next
+			if at.X == 0 {
+				at = k.Result.Knee
+			}
+			for i, p := range order {
+				if sw.Points[i].X == at.X {
+					if b := diagnosis.BeyondMost(k.Result.Knee.X, analysis.KneeDims[x], diagnosesOf(trials[p])); b != "" {
+						text += "; " + b
+					}
+				}
+			}
+		}
+		sw.KneeSentence = sentence(text)
 		// Along a data size or a batch size no knee is sought: saying so is
 		// no finding for the conclusion.
 		sw.NotAlongLoad = analysis.KneeDims[x] == ""
@@ -395,4 +411,14 @@ func writeReport(out string, in *htmlreport.Input) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// diagnosesOf are the runs' diagnoses, made now for runs written before
+// runs were diagnosed.
+func diagnosesOf(runs []*results.Results) []*results.Diagnosis {
+	ds := make([]*results.Diagnosis, len(runs))
+	for i, r := range runs {
+		ds[i] = diagnosis.Of(r)
+	}
+	return ds
 }

@@ -16,7 +16,12 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/results/resultstest"
+	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -33,7 +38,7 @@ func experiment(t *testing.T, cmd func(context.Context, []string, Env) error, ar
 // tableRow is one trial row of a sweep's table.
 type tableRow struct {
 	cells []string // up to the errors column
-	note  string
+	note  string   // the limit and the note
 }
 
 // sweepRows parses the trial rows of a sweep's table (mean rows, whose
@@ -42,7 +47,8 @@ func sweepRows(t *testing.T, stdout string, dims int) (head string, rows []table
 	t.Helper()
 	lines := strings.Split(stdout, "\n")
 	head = lines[0]
-	ncols := len(regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(head), -1)) - 1 // all but the note
+	// All but the limit and the note, whose words may hold spaces.
+	ncols := len(regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(head), -1)) - 2
 	for _, l := range lines[1:] {
 		if l == "" {
 			break
@@ -88,7 +94,7 @@ func TestSweep(t *testing.T) {
 		t.Errorf("stderr does not say which point and trial starts:\n%s", r.stderr)
 	}
 	head, rows, means := sweepRows(t, r.stdout, 1)
-	for _, col := range []string{"threads", "trial", "runtime(s)", "throughput(ops/s)", "READ ops", "READ avg(us)", "READ p99(us)", analysis.NotOKFigure} {
+	for _, col := range []string{"threads", "trial", "runtime(s)", "throughput(ops/s)", "READ ops", "READ avg(us)", "READ p99(us)", analysis.NotOKFigure, "limit"} {
 		if !strings.Contains(head, col) {
 			t.Errorf("table header %q has no column %q", head, col)
 		}
@@ -139,6 +145,14 @@ func TestSweep(t *testing.T) {
 			t.Errorf("%s ran with threadcount %s, its point is %s", file, res.Config["threadcount"], ri.Point["threadcount"])
 		case res.Operations != 300 || res.Label != "first":
 			t.Errorf("%s: %d operations, label %q", file, res.Operations, res.Label)
+		case res.Extra == nil || res.Extra.Diagnosis == nil:
+			t.Errorf("%s holds no diagnosis", file)
+		default:
+			// The table's limit column is the trial's diagnosis.
+			row := rows[slices.Index([]string{"1", "2", "4"}, ri.Point["threadcount"])*2+ri.Trial-1]
+			if limit := diagnosis.Verdict(res.Extra.Diagnosis); !strings.HasPrefix(row.note, limit) {
+				t.Errorf("%s: the table's limit and note say %q, the diagnosis %q", file, row.note, limit)
+			}
 		}
 		stored, err := st.Get(context.Background(), ri.ID)
 		if err != nil {
@@ -454,5 +468,36 @@ func TestSweepOps(t *testing.T) {
 	analysis.SortOpNames(ops)
 	if want := []string{"READ", "UPDATE", "INSERT", "SCAN"}; !slices.Equal(ops, want) {
 		t.Errorf("run: %v, want %v", ops, want)
+	}
+}
+
+// TestBeyondKnee: the knee's sentence names what limited the point past
+// it, by the most frequent verdict of its counted trials.
+func TestBeyondKnee(t *testing.T) {
+	t.Parallel()
+	diag := func(kind string) *results.Results {
+		r := resultstest.Results(t, resultstest.Spec{Throughput: 100})
+		if r.Extra == nil {
+			r.Extra = &results.Extra{}
+		}
+		r.Extra.Diagnosis = &results.Diagnosis{Verdict: kind, Limits: []results.Limit{{Kind: kind, Evidence: []string{"busy"}}}}
+		return r
+	}
+	point := func(threads string, kinds ...string) sweep.PointResult {
+		pr := sweep.PointResult{Point: &sweep.Point{Values: map[string]string{"threadcount": threads}}}
+		for i, k := range kinds {
+			pr.Trials = append(pr.Trials, sweep.Trial{Trial: i + 1, Results: diag(k)})
+		}
+		return pr
+	}
+	done := []sweep.PointResult{point("4", diagnosis.ClientCPU), point("8", diagnosis.Disk), point("16", diagnosis.Disk, diagnosis.ServerCPU, diagnosis.ServerCPU)}
+	k := analysis.Knee{Found: true, Result: stats.KneeResult{Knee: stats.Point{X: 8}, Next: stats.Point{X: 16}}}
+	if got, want := beyondKnee("threadcount", k, done), "beyond 8 threads the server host's CPU is saturated"; got != want {
+		t.Errorf("beyondKnee = %q, want %q", got, want)
+	}
+	// A knee at the last point: its own trials say.
+	k.Result.Next = stats.Point{}
+	if got, want := beyondKnee("threadcount", k, done), "beyond 8 threads the disk is saturated"; got != want {
+		t.Errorf("beyondKnee at the last point = %q, want %q", got, want)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -62,7 +64,41 @@ func knee(x string, opts stats.KneeOptions, sr *sweep.Series, done []sweep.Point
 	if sr.Label != "" {
 		prefix = sr.Label + ": "
 	}
-	return prefix + analysis.KneeOf(x, sweep.KneePoints(x, done, false), opts).Text
+	k := analysis.KneeOf(x, sweep.KneePoints(x, done, false), opts)
+	if k.Found {
+		if b := beyondKnee(x, k, done); b != "" {
+			return prefix + k.Text + "; " + b
+		}
+	}
+	return prefix + k.Text
+}
+
+// beyondKnee names what limited the runs past the knee: the point after
+// it, where the step showed saturation (the knee itself when it is the
+// last), by its trials' most frequent verdict.
+func beyondKnee(x string, k analysis.Knee, done []sweep.PointResult) string {
+	at := k.Result.Next
+	if at.X == 0 {
+		at = k.Result.Knee
+	}
+	for _, pr := range done {
+		if v, err := strconv.ParseFloat(pr.Point.Values[x], 64); err == nil && v == at.X {
+			return diagnosis.BeyondMost(k.Result.Knee.X, analysis.KneeDims[x], countedDiagnoses(pr.Trials))
+		}
+	}
+	return ""
+}
+
+// countedDiagnoses are the diagnoses of the trials that count in a
+// point's figures.
+func countedDiagnoses(trials []sweep.Trial) []*results.Diagnosis {
+	var ds []*results.Diagnosis
+	for _, t := range trials {
+		if t.Counts() {
+			ds = append(ds, diagnosis.Of(t.Results))
+		}
+	}
+	return ds
 }
 
 // sweepTable prints the sweep's table a row at a time, so its columns are
@@ -106,6 +142,7 @@ func newSweepTable(w io.Writer, format tableFormat, plan *sweep.Plan, ops []stri
 		t.add(op+" p99(us)", 10)
 	}
 	t.add(analysis.NotOKFigure, 6)
+	t.add("limit", 10)
 	t.add("note", 0)
 	return t
 }
@@ -162,7 +199,11 @@ func (t *sweepTable) trialRow(p *sweep.Point, tr sweep.Trial, note string) {
 		}
 		cells = append(cells, strconv.FormatInt(o.Count, 10), formatFigure(o.Avg, "us"), formatFigure(o.Pct["99"], "us"))
 	}
-	cells = append(cells, strconv.FormatInt(f.NotOK, 10), note)
+	limit := "–"
+	if tr.Results != nil {
+		limit = diagnosis.Verdict(diagnosis.Of(tr.Results))
+	}
+	cells = append(cells, strconv.FormatInt(f.NotOK, 10), limit, note)
 	t.print(cells)
 }
 
@@ -179,6 +220,6 @@ func (t *sweepTable) meanRow(p *sweep.Point, trials []sweep.Trial) {
 		o := pf.Op(op)
 		cells = append(cells, estimateText(o.Count, ""), estimateText(o.Avg, "us"), estimateText(o.P99, "us"))
 	}
-	cells = append(cells, estimateText(pf.NotOK, ""), fmt.Sprintf("mean of %d trials, ± 95%% CI", len(fs)))
+	cells = append(cells, estimateText(pf.NotOK, ""), diagnosis.Tally(countedDiagnoses(trials)), fmt.Sprintf("mean of %d trials, ± 95%% CI", len(fs)))
 	t.print(cells)
 }

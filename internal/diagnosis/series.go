@@ -98,3 +98,18 @@ func Beyond(x float64, unit string, d *results.Diagnosis) string {
 	}
 	return at + s
 }
+
+// BeyondMost is Beyond for the point past a knee, judged by the most
+// frequent verdict of its trials' diagnoses ds (the first trial with it).
+func BeyondMost(x float64, unit string, ds []*results.Diagnosis) string {
+	count := map[string]int{}
+	var best *results.Diagnosis
+	for _, d := range ds {
+		v := Verdict(d)
+		count[v]++
+		if best == nil || count[v] > count[Verdict(best)] {
+			best = d
+		}
+	}
+	return Beyond(x, unit, best)
+}

@@ -44,3 +44,18 @@ func TestTallyAndBeyond(t *testing.T) {
 		}
 	}
 }
+
+func TestBeyondMost(t *testing.T) {
+	t.Parallel()
+	cpu := &results.Diagnosis{Verdict: ServerCPU, Limits: []results.Limit{{Kind: ServerCPU}}}
+	disk := &results.Diagnosis{Verdict: Disk, Limits: []results.Limit{{Kind: Disk}}}
+	if got, want := BeyondMost(16, "threads", []*results.Diagnosis{disk, cpu, cpu}), "beyond 16 threads the server host's CPU is saturated"; got != want {
+		t.Errorf("BeyondMost = %q, want %q", got, want)
+	}
+	if got, want := BeyondMost(16, "threads", []*results.Diagnosis{disk, cpu}), "beyond 16 threads the disk is saturated"; got != want {
+		t.Errorf("BeyondMost on a tie = %q, want %q (the first)", got, want)
+	}
+	if got := BeyondMost(16, "threads", nil); got != "" {
+		t.Errorf("BeyondMost of no trials = %q", got)
+	}
+}
