@@ -190,15 +190,28 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 		}
 	}
 	kind := analysis.ChooseLatency(groups...)
-	switch {
-	case len(groups) == 2:
+	if len(groups) >= 2 {
 		st, err := newStudy(o.refs, groups, 0, o.alpha, o.allowed, o.knee)
-		if err != nil {
+		var different *analysis.DifferentError
+		switch {
+		case err != nil && len(groups) > 2 && errors.As(err, &different):
+			// Several groups that ran different things (an engine's
+			// single-thread tasks beside its thread sweeps) are still
+			// drawn side by side; only verdicts need like with like.
+			in.notes = append(in.notes, "no verdicts on the page: "+err.Error())
+		case err != nil:
 			return in, err
+		default:
+			// Every configuration against the first, as compare does.
+			for i := range st.Comparisons {
+				c := reportComparison(o.refs, st, i)
+				if i == 0 {
+					in.Comparison = c
+				} else {
+					in.Comparisons = append(in.Comparisons, c)
+				}
+			}
 		}
-		in.Comparison = reportComparison(o.refs, st)
-	case len(groups) > 2:
-		in.notes = append(in.notes, "a comparison needs exactly two groups of runs: the report shows the runs side by side")
 	}
 	in.Study = reportStudy(o.refs, groups, kind, o.knee)
 	if len(groups) == 1 && in.Study == nil {
@@ -209,11 +222,12 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 	return in, nil
 }
 
-// reportComparison is the study of two groups in the report's terms.
+// reportComparison is the i-th comparison of a study (a configuration
+// against the baseline) in the report's terms.
 // Error counts stay in compare's table: the report's comparison charts
 // throughputs and latencies.
-func reportComparison(refs []string, st *analysis.Study) *htmlreport.Comparison {
-	cmp := st.Comparisons[0]
+func reportComparison(refs []string, st *analysis.Study, i int) *htmlreport.Comparison {
+	cmp := st.Comparisons[i]
 	aName, bName := refs[st.Baseline], refs[cmp.Config]
 	c := &htmlreport.Comparison{A: aName, B: bName, Alpha: st.Alpha}
 	if st.Tested > 1 {
@@ -222,8 +236,11 @@ func reportComparison(refs []string, st *analysis.Study) *htmlreport.Comparison 
 	if t := analysis.DifferencesText(cmp.Differences); t != "" {
 		c.Notes = append(c.Notes, fmt.Sprintf("%s differs from %s in %s (allowed by --allow-different).", bName, aName, t))
 	}
-	for _, n := range st.Notes {
-		c.Notes = append(c.Notes, sentence(n))
+	if i == 0 {
+		// The study's notes are said once, with the first comparison.
+		for _, n := range st.Notes {
+			c.Notes = append(c.Notes, sentence(n))
+		}
 	}
 	for _, set := range cmp.Sets {
 		for _, r := range set.Rows {

@@ -273,3 +273,55 @@ func TestReportSweepNotAlongLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestReportThreeConfigurations checks that every group after the first is
+// compared against it on the page, not only the second.
+func TestReportThreeConfigurations(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := writeSynth(t, dir, map[string]resultstest.Spec{
+		"a1": {Label: "a", Throughput: 1000}, "a2": {Label: "a", Throughput: 1010},
+		"b1": {Label: "b", Throughput: 2000}, "b2": {Label: "b", Throughput: 2020},
+		"c1": {Label: "c", Throughput: 500}, "c2": {Label: "c", Throughput: 505},
+	})
+	o := &reportOptions{refs: []string{"A", "B", "C"}, alpha: 0.05}
+	file := func(name string) analysis.Run { return analysis.NewRun(readResults(t, p[name]), p[name], 0) }
+	in, err := buildReportInput(o, [][]analysis.Run{{file("a1"), file("a2")}, {file("b1"), file("b2")}, {file("c1"), file("c2")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Comparison == nil || len(in.Comparisons) != 1 {
+		t.Fatalf("comparison %v and %d more, want B and C against A", in.Comparison != nil, len(in.Comparisons))
+	}
+	if c := in.Comparisons[0]; c.A != "A" || c.B != "C" || len(c.Rows) == 0 || c.Rows[0].Figure != "throughput" || !(c.Rows[0].RelDiff < -0.4) {
+		t.Errorf("third group's comparison: %s against %s, rows %+v", c.B, c.A, c.Rows)
+	}
+}
+
+// TestReportSeveralDifferentGroups checks that three groups that ran
+// different things still make a page, without verdicts and saying why,
+// while two such groups are refused as compare refuses them.
+func TestReportSeveralDifferentGroups(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := writeSynth(t, dir, map[string]resultstest.Spec{
+		"a": {Label: "a", Throughput: 1000, Phase: results.PhaseLoad}, "b": {Label: "b", Throughput: 2000},
+		"c": {Label: "c", Throughput: 500},
+	})
+	file := func(name string) analysis.Run { return analysis.NewRun(readResults(t, p[name]), p[name], 0) }
+	o := &reportOptions{refs: []string{"A", "B", "C"}, alpha: 0.05}
+	in, err := buildReportInput(o, [][]analysis.Run{{file("a")}, {file("b")}, {file("c")}})
+	if err != nil {
+		t.Fatalf("three different groups: %v", err)
+	}
+	if in.Comparison != nil || len(in.Comparisons) != 0 || len(in.Configurations) != 3 {
+		t.Errorf("comparison %v, %d more, %d configurations; want no verdicts and 3 configurations", in.Comparison != nil, len(in.Comparisons), len(in.Configurations))
+	}
+	if n := strings.Join(in.notes, "; "); !strings.Contains(n, "no verdicts on the page: ") || !strings.Contains(n, "phase load vs run") {
+		t.Errorf("notes %q do not say why there are no verdicts", in.notes)
+	}
+	o.refs = o.refs[:2]
+	if _, err := buildReportInput(o, [][]analysis.Run{{file("a")}, {file("b")}}); err == nil {
+		t.Errorf("two groups that ran different things were compared")
+	}
+}

@@ -37,8 +37,8 @@ func buildConclusion(in *Input) *conclusionView {
 	if in.Notes != "" {
 		cv.Notes = markdown(in.Notes)
 	}
-	if c := in.Comparison; c != nil {
-		comparisonConclusion(cv, c)
+	if cs := in.comparisons(); len(cs) > 0 {
+		comparisonConclusion(cv, cs)
 	}
 	if st := in.Study; st != nil {
 		cv.Findings = append(cv.Findings, studyFindings(st)...)
@@ -59,50 +59,70 @@ func buildConclusion(in *Input) *conclusionView {
 	return cv
 }
 
-// comparisonConclusion adds the significant differences of c, and what
-// chance says of them.
-func comparisonConclusion(cv *conclusionView, c *Comparison) {
-	a, b := orDefault(c.A, "A"), orDefault(c.B, "B")
-	var sig []CompareRow
+// comparisonConclusion adds the significant differences of the
+// comparisons (each configuration against the baseline), largest first, and
+// what chance says of them.
+func comparisonConclusion(cv *conclusionView, cs []*Comparison) {
+	type headline struct {
+		a, b string
+		r    CompareRow
+	}
+	var sig []headline
 	tested := 0
-	for _, r := range c.Rows {
-		if r.P > 0 || r.Significant {
-			tested++
+	for _, c := range cs {
+		a, b := orDefault(c.A, "A"), orDefault(c.B, "B")
+		ctested, csig := 0, 0
+		for _, r := range c.Rows {
+			if r.P > 0 || r.Significant {
+				ctested++
+			}
+			if r.Significant && isFinite(r.RelDiff) {
+				sig = append(sig, headline{a, b, r})
+				csig++
+			}
 		}
-		if r.Significant && isFinite(r.RelDiff) {
-			sig = append(sig, r)
+		tested += ctested
+		switch {
+		case len(c.Rows) == 0:
+		case ctested == 0:
+			cv.Findings = append(cv.Findings, fmt.Sprintf("No difference between %s and %s can be called significant: with a single run on a side there is no test. Repeat the runs (sweep --repeat 3) to test them.", b, a))
+		case csig == 0:
+			cv.Findings = append(cv.Findings, fmt.Sprintf("No difference between %s and %s is significant: %s compared at %s.", b, a, plural(ctested, "figure"), alphaText(c.Alpha)))
 		}
 	}
-	sort.SliceStable(sig, func(i, j int) bool { return math.Abs(sig[i].RelDiff) > math.Abs(sig[j].RelDiff) })
-	for i, r := range sig {
+	sort.SliceStable(sig, func(i, j int) bool { return math.Abs(sig[i].r.RelDiff) > math.Abs(sig[j].r.RelDiff) })
+	for i, h := range sig {
 		if i == maxHeadlines {
 			cv.More = fmt.Sprintf("%s more significant differences are in the comparison's table.", formatInt(int64(len(sig)-maxHeadlines)))
 			break
 		}
-		_, class := verdictClass(r)
-		cv.Verdicts = append(cv.Verdicts, verdictLine{Text: compareSentence(a, b, r), Class: class})
+		_, class := verdictClass(h.r)
+		cv.Verdicts = append(cv.Verdicts, verdictLine{Text: compareSentence(h.a, h.b, h.r), Class: class})
 	}
-	alpha := c.Alpha
-	if !(alpha > 0 && alpha < 1) {
-		alpha = 0.05
+	if tested == 0 {
+		return
 	}
-	at := "α=" + strconv.FormatFloat(alpha, 'g', -1, 64)
-	switch {
-	case len(c.Rows) == 0:
-	case tested == 0:
-		cv.Findings = append(cv.Findings, fmt.Sprintf("No difference between %s and %s can be called significant: with a single run on a side there is no test. Repeat the runs (sweep --repeat 3) to test them.", b, a))
-	case len(sig) == 0:
-		cv.Findings = append(cv.Findings, fmt.Sprintf("No difference between %s and %s is significant: %s compared at %s.", b, a, plural(tested, "figure"), at))
-	}
-	switch {
-	case tested == 0:
-	case c.Correction != "":
+	alpha := alphaOf(cs[0].Alpha)
+	if c := cs[0].Correction; c != "" {
 		cv.Chance = fmt.Sprintf("Significance is %s-corrected across the %s tested: the chance that any of them is called significant by chance alone is at most %s.",
-			c.Correction, plural(tested, "figure"), formatPct(alpha))
-	default:
-		cv.Chance = fmt.Sprintf("Every figure is a test of its own: of the %s tested at %s, about %s would be called significant by chance alone. Read a lone significant difference against that, and confirm it with more trials.",
-			plural(tested, "figure"), at, strconv.FormatFloat(float64(tested)*alpha, 'f', 1, 64))
+			c, plural(tested, "figure"), formatPct(alpha))
+		return
 	}
+	cv.Chance = fmt.Sprintf("Every figure is a test of its own: of the %s tested at %s, about %s would be called significant by chance alone. Read a lone significant difference against that, and confirm it with more trials.",
+		plural(tested, "figure"), alphaText(alpha), strconv.FormatFloat(float64(tested)*alpha, 'f', 1, 64))
+}
+
+// alphaOf is a comparison's significance level, 0.05 when unset.
+func alphaOf(alpha float64) float64 {
+	if !(alpha > 0 && alpha < 1) {
+		return 0.05
+	}
+	return alpha
+}
+
+// alphaText is "α=0.05".
+func alphaText(alpha float64) string {
+	return "α=" + strconv.FormatFloat(alphaOf(alpha), 'g', -1, 64)
 }
 
 // verdictClass is the page's class for a row: "better", "worse" or

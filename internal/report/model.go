@@ -24,6 +24,9 @@ type Input struct {
 	Sweep *Sweep
 	// Comparison, when set, adds the comparison of two groups of runs.
 	Comparison *Comparison
+	// Comparisons are further configurations compared against the same
+	// baseline as Comparison's A: the third group and on.
+	Comparisons []*Comparison
 	// Configurations are the groups of runs a comparison or study sets
 	// side by side, the baseline first: their sizes are tabled.
 	Configurations []Configuration
@@ -148,4 +151,18 @@ type CompareRow struct {
 	// captions when below 1. Leave it 0 when no test was made (a single run
 	// per side): the report then says so rather than "not significant".
 	P float64
+}
+
+// comparisons are Comparison and Comparisons, in order.
+func (in *Input) comparisons() []*Comparison {
+	var cs []*Comparison
+	if in.Comparison != nil {
+		cs = append(cs, in.Comparison)
+	}
+	for _, c := range in.Comparisons {
+		if c != nil {
+			cs = append(cs, c)
+		}
+	}
+	return cs
 }

@@ -59,15 +59,15 @@ type page struct {
 	// RunLabels is set when several runs share a label (-l), as the runs
 	// of a labelled sweep do: the runs table then shows the labels, which
 	// is how the groups of a comparison are told apart.
-	RunLabels  bool
-	Conclusion *conclusionView
-	Study      *studyView
-	Sizes      *tableView
-	Tasks      *tasksView
-	Comparison *compView
-	Sweep      *sweepView
-	Config     *configView
-	Runs       []runView
+	RunLabels   bool
+	Conclusion  *conclusionView
+	Study       *studyView
+	Sizes       *tableView
+	Tasks       *tasksView
+	Comparisons []*compView
+	Sweep       *sweepView
+	Config      *configView
+	Runs        []runView
 }
 
 type navItem struct{ ID, Text string }
@@ -155,6 +155,7 @@ type cell struct{ V, Sub string }
 
 // compView is the section of a comparison.
 type compView struct {
+	ID      string
 	A, B    string
 	Notes   []string
 	Figures []figureView
@@ -182,7 +183,7 @@ func build(in *Input) (*page, error) {
 	if in == nil {
 		return nil, errors.New("report: no input")
 	}
-	if len(in.Runs) == 0 && in.Sweep == nil && in.Comparison == nil {
+	if len(in.Runs) == 0 && in.Sweep == nil && len(in.comparisons()) == 0 {
 		return nil, errors.New("report: nothing to report: no runs, sweep or comparison")
 	}
 	for i, r := range in.Runs {
@@ -278,11 +279,19 @@ func build(in *Input) (*page, error) {
 		p.Sweep = buildSweep(in.Sweep)
 		p.Nav = append(p.Nav, navItem{"sweep", "Sweep"})
 	}
-	if in.Comparison != nil {
+	for i, c := range in.comparisons() {
 		// With the overlays drawn, bars per point would repeat them: the
 		// comparison is then its table.
-		p.Comparison = buildComparison(in.Comparison, p.Study == nil)
-		p.Nav = append(p.Nav, navItem{"comparison", "Comparison"})
+		cv := buildComparison(c, p.Study == nil)
+		cv.ID = "comparison"
+		if i > 0 {
+			cv.ID = fmt.Sprintf("comparison-%d", i+1)
+			for j := range cv.Figures {
+				cv.Figures[j].ID = cv.ID + strings.TrimPrefix(cv.Figures[j].ID, "comparison")
+			}
+		}
+		p.Comparisons = append(p.Comparisons, cv)
+		p.Nav = append(p.Nav, navItem{cv.ID, capitalize(cv.B) + " against " + cv.A})
 	}
 	if len(in.Runs) > 0 {
 		p.Nav = append(p.Nav, navItem{"runs", "Runs"})

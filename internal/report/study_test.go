@@ -356,3 +356,33 @@ func TestOperationThroughputsApartFromTheTotal(t *testing.T) {
 		}
 	}
 }
+
+func TestSeveralComparisons(t *testing.T) {
+	t.Parallel()
+	row := func(rel, p float64, sig bool) []CompareRow {
+		return []CompareRow{{Op: "OVERALL", Figure: "throughput", A: 1000, B: 1000 * (1 + rel), RelDiff: rel, HigherIsBetter: true, Significant: sig, P: p}}
+	}
+	in := &Input{Generated: fixedGenerated,
+		Comparison:  &Comparison{A: "A", B: "B", Rows: row(0.5, 0.2, false), Correction: "Holm"},
+		Comparisons: []*Comparison{{A: "A", B: "C", Rows: row(-0.4, 0.001, true), Correction: "Holm"}},
+	}
+	out := render(t, in)
+	for _, id := range []string{"comparison", "comparison-2"} {
+		if section(out, id) == "" {
+			t.Errorf("no section %q", id)
+		}
+	}
+	concl := section(out, "conclusion")
+	for _, want := range []string{
+		"C&#39;s throughput is 40% lower than A&#39;s (significant, p=0.001).",
+		"No difference between B and A is significant: 1 figure compared at α=0.05.",
+		"Significance is Holm-corrected across the 2 figures tested",
+	} {
+		if !strings.Contains(concl, want) {
+			t.Errorf("conclusion lacks %q:\n%s", want, concl)
+		}
+	}
+	if strings.Contains(concl, "50%") {
+		t.Errorf("B's change, not significant, is a headline")
+	}
+}
