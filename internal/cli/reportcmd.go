@@ -31,7 +31,8 @@ RESULTS are what compare accepts: results files, directories (a sweep's
   - sweeps in several arguments, or a sweep of two dimensions: one line per
     configuration (or per value of the second dimension) on throughput,
     average and p99 latency charts, a pivot table, and the regime table
-  - exactly two arguments: B compared against A, figure by figure, with verdicts
+  - two or more arguments: each compared against the first, figure by figure,
+    with verdicts (Holm-corrected)
   - always: every run's summary, throughput and latency over time, percentiles,
     server and host metrics
 
