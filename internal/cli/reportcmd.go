@@ -169,7 +169,8 @@ type reportInput struct {
 }
 
 // buildReportInput turns the named groups into the report's input: every
-// run; a comparison when there are exactly two groups; the sweep when one
+// run; each group after the first compared against it; the overlays of
+// sweeps in several groups or of two dimensions; the sweep when one
 // group holds the points of a sweep.
 func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, error) {
 	in := reportInput{Input: htmlreport.Input{Title: o.title, Version: Version}}
