@@ -275,6 +275,15 @@ func TestParseVary(t *testing.T) {
 		{in: "nosuch=1", wantErr: "unknown property"},
 		{in: "requestdistrib=zipfian", wantErr: "did you mean requestdistribution?"},
 		{in: "exportfile=a,b", wantErr: "the sweep sets exportfile"},
+		// Linked properties: one dimension, each value giving both theirs.
+		{in: "readproportion,insertproportion=0.95:0.05, 0.9 : 0.1", name: "readproportion", values: []string{"0.95:0.05", "0.9:0.1"}},
+		{in: "readproportion,insertproportion=0.95:0.05,0.9", wantErr: "value 2 (0.9) is not 2 values joined by : (readproportion:insertproportion)"},
+		{in: "readproportion,insertproportion=0.95:0.05,0.95:0.05", wantErr: "value 0.95:0.05 is given twice"},
+		{in: "readproportion,insertproportion=", wantErr: "no values"},
+		{in: "readproportion,nosuch=1:2", wantErr: "unknown property"},
+		{in: "readproportion,readproportion=1:1", wantErr: "readproportion is named twice"},
+		{in: "threadcount,mongodb.url=1:x", wantErr: "mongodb.url cannot be linked"},
+		{in: "threads,target=auto:1", wantErr: "auto stands alone"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -499,5 +508,43 @@ func TestBeyondKnee(t *testing.T) {
 	k.Result.Next = stats.Point{}
 	if got, want := beyondKnee("threadcount", k, done), "beyond 8 threads the disk is saturated"; got != want {
 		t.Errorf("beyondKnee at the last point = %q, want %q", got, want)
+	}
+}
+
+// TestSweepLinked varies two properties as one dimension: each point sets
+// both, the table shows them together, and the runs' marks name both as
+// varied.
+func TestSweepLinked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	r := experiment(t, runSweep, "-P", "workloada", "-p", "recordcount=50", "-p", "operationcount=100", "-p", "mongodb.url="+freshURL(t),
+		"--vary", "readproportion,updateproportion=0.95:0.05,0.5:0.5", "--no-store", "--out-dir", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	lines := strings.Split(r.stdout, "\n")
+	if !strings.HasPrefix(lines[0], "readproportion:updateproportion  trial") || strings.Fields(lines[1])[0] != "0.95:0.05" || strings.Fields(lines[2])[0] != "0.5:0.5" {
+		t.Fatalf("table:\n%s", r.stdout)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue // the journals beside the results files
+		}
+		res := readResults(t, filepath.Join(out, e.Name()))
+		m := analysis.MarkOf(res)
+		if m == nil || !slices.Equal(m.Varied, []string{"readproportion", "updateproportion"}) {
+			t.Fatalf("%s: mark %+v", e.Name(), m)
+		}
+		got = append(got, res.Config["readproportion"]+"/"+res.Config["updateproportion"])
+	}
+	slices.Sort(got)
+	if want := []string{"0.5/0.5", "0.95/0.05"}; !slices.Equal(got, want) {
+		t.Errorf("runs ran at %v, want %v", got, want)
 	}
 }

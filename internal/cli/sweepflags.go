@@ -52,14 +52,16 @@ const maxRepeat = 10000
 // to reload and noReload; -h is load's and run's.
 func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
 	defs := []flagDef{
-		funcFlag("vary", "NAME=V1,V2,...", "a property (or -threads/-target) and its values; several\n--vary make a matrix. --vary threadcount=auto doubles the\nthreads from 1 until throughput saturates (the knee)", true, func(v string) error {
+		funcFlag("vary", "NAME=V1,V2,...", "a property (or -threads/-target) and its values; several\n--vary make a matrix. --vary threadcount=auto doubles the\nthreads from 1 until throughput saturates (the knee);\n--vary readproportion,insertproportion=0.95:0.05,0.9:0.1\nvaries linked properties together", true, func(v string) error {
 			d, err := parseVary(v)
 			if err != nil {
 				return err
 			}
 			for _, prev := range o.dims {
-				if prev.Name == d.Name {
-					return fmt.Errorf("--vary %s is given twice: list all its values in one --vary, separated by commas", d.Name)
+				for _, n := range d.Names() {
+					if slices.Contains(prev.Names(), n) {
+						return fmt.Errorf("--vary %s is given twice: list all its values in one --vary, separated by commas", n)
+					}
 				}
 			}
 			o.dims = append(o.dims, d)
@@ -194,8 +196,12 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	return o, nil
 }
 
-// parseVary parses "NAME=V1,V2,..." or "threadcount=auto".
+// parseVary parses "NAME=V1,V2,...", "threadcount=auto", or linked
+// properties "NAME1,NAME2=A1:A2,B1:B2" varied together.
 func parseVary(s string) (sweep.Dim, error) {
+	if names, _, _ := strings.Cut(s, "="); strings.Contains(names, ",") {
+		return parseLinkedVary(s)
+	}
 	name, list, ok := strings.Cut(s, "=")
 	name = strings.TrimLeft(strings.TrimSpace(name), "-")
 	if !ok || name == "" {
@@ -237,6 +243,50 @@ func parseVary(s string) (sweep.Dim, error) {
 		return sweep.Dim{Name: name, Auto: true}, nil
 	}
 	return sweep.Dim{Name: name, Values: values}, nil
+}
+
+// parseLinkedVary parses "NAME1,NAME2,...=A1:A2,B1:B2,...": each value
+// gives every property its own, in the order named.
+func parseLinkedVary(s string) (sweep.Dim, error) {
+	names, list, _ := strings.Cut(s, "=")
+	var d sweep.Dim
+	var parts []string
+	for _, n := range strings.Split(names, ",") {
+		single, err := parseVary(strings.TrimSpace(n) + "=x")
+		switch {
+		case err != nil:
+			return sweep.Dim{}, err
+		case slices.Contains(parts, single.Name):
+			return sweep.Dim{}, fmt.Errorf("--vary %s: %s is named twice", redact.Arg(names), single.Name)
+		case single.Name == "mongodb.url":
+			return sweep.Dim{}, fmt.Errorf("--vary %s: mongodb.url cannot be linked to other properties; vary it on its own", redact.Arg(names))
+		}
+		parts = append(parts, single.Name)
+	}
+	d.Name, d.Linked = parts[0], parts[1:]
+	const example = "such as --vary readproportion,insertproportion=0.95:0.05,0.9:0.1"
+	if strings.TrimSpace(list) == "" {
+		return sweep.Dim{}, fmt.Errorf("--vary %s=: no values: list them after the =, each %s, separated by commas, %s", names, strings.Join(parts, sweep.LinkSeparator), example)
+	}
+	for i, v := range strings.Split(list, ",") {
+		vs := strings.Split(strings.TrimSpace(v), sweep.LinkSeparator)
+		if len(vs) != len(parts) || slices.Contains(vs, "") {
+			return sweep.Dim{}, fmt.Errorf("--vary %s=%s: value %d (%s) is not %d values joined by %s (%s), %s",
+				names, redact.URL(list), i+1, redact.URL(v), len(parts), sweep.LinkSeparator, strings.Join(parts, sweep.LinkSeparator), example)
+		}
+		for j := range vs {
+			vs[j] = strings.TrimSpace(vs[j])
+			if vs[j] == "auto" {
+				return sweep.Dim{}, fmt.Errorf("--vary %s: auto stands alone: --vary threadcount=auto", names)
+			}
+		}
+		joined := strings.Join(vs, sweep.LinkSeparator)
+		if slices.Contains(d.Values, joined) {
+			return sweep.Dim{}, fmt.Errorf("--vary %s=%s: value %s is given twice", names, redact.URL(list), redact.URL(joined))
+		}
+		d.Values = append(d.Values, joined)
+	}
+	return d, nil
 }
 
 func parseFraction(flagName, value, example string) (float64, error) {

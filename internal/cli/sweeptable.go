@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/diagnosis"
@@ -116,7 +117,7 @@ type sweepTable struct {
 func newSweepTable(w io.Writer, format tableFormat, plan *sweep.Plan, ops []string) *sweepTable {
 	t := &sweepTable{w: w, format: format, plan: plan, ops: ops}
 	for _, d := range plan.Dims {
-		name := d.Name
+		name := strings.Join(d.Names(), sweep.LinkSeparator)
 		if name == "threadcount" {
 			name = "threads"
 		}
@@ -182,7 +183,7 @@ func (t *sweepTable) pointCells(p *sweep.Point) []string {
 	cells := make([]string, 0, len(t.head))
 	shown := t.plan.Show(p.Values)
 	for _, d := range t.plan.Dims {
-		cells = append(cells, shown[d.Name])
+		cells = append(cells, d.ValueIn(shown))
 	}
 	return cells
 }

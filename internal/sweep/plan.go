@@ -26,13 +26,46 @@ var DataProperties = []string{
 	"dataintegrity", "mongodb.url", "mongodb.shardkey", "mongodb.shardkey.chunks",
 }
 
-// Dim is one varied property and its values.
+// Dim is one varied property and its values, or several properties
+// varied together (linked: readproportion and insertproportion, 0.95 with
+// 0.05 then 0.9 with 0.1).
 type Dim struct {
 	Name   string
-	Values []string // nil for Auto
+	Values []string // nil for Auto; for a linked dimension, values joined by LinkSeparator
 	// Auto doubles threadcount from 1 until the caller's NextAuto says
 	// the series is done.
 	Auto bool
+	// Linked are the properties set with Name, each value of the
+	// dimension holding theirs after Name's.
+	Linked []string
+}
+
+// LinkSeparator joins the values of linked properties in one value of a
+// dimension: "0.95:0.05".
+const LinkSeparator = ":"
+
+// Names are the properties the dimension sets.
+func (d Dim) Names() []string { return append([]string{d.Name}, d.Linked...) }
+
+// With returns m with the dimension's properties set to value v.
+func (d Dim) With(m map[string]string, v string) map[string]string {
+	if len(d.Linked) == 0 {
+		return withValue(m, d.Name, v)
+	}
+	out := m
+	for i, part := range strings.Split(v, LinkSeparator) {
+		out = withValue(out, d.Names()[i], part)
+	}
+	return out
+}
+
+// ValueIn is the dimension's value in a point's values.
+func (d Dim) ValueIn(values map[string]string) string {
+	parts := make([]string, 0, 1+len(d.Linked))
+	for _, n := range d.Names() {
+		parts = append(parts, values[n])
+	}
+	return strings.Join(parts, LinkSeparator)
 }
 
 // Point is one point of the sweep: a value for each varied property.
@@ -85,15 +118,17 @@ type Plan struct {
 func NewPlan(command string, props *workload.Properties, envURL string, dims []Dim) (*Plan, error) {
 	pl := &Plan{Command: command, Props: props, EnvURL: envURL, Dims: dims}
 	for _, d := range dims {
-		pl.Varied = append(pl.Varied, d.Name)
-		pl.DataDim = pl.DataDim || slices.Contains(DataProperties, d.Name)
+		for _, n := range d.Names() {
+			pl.Varied = append(pl.Varied, n)
+			pl.DataDim = pl.DataDim || slices.Contains(DataProperties, n)
+		}
 	}
 	pl.X = analysis.XDim(pl.Varied)
 	pl.shown = secretNames(dims)
 	var outer []Dim
 	var inner *Dim
 	for i := range dims {
-		if dims[i].Name == pl.X {
+		if slices.Contains(dims[i].Names(), pl.X) {
 			inner = &dims[i]
 		} else {
 			outer = append(outer, dims[i])
@@ -104,7 +139,7 @@ func NewPlan(command string, props *workload.Properties, envURL string, dims []D
 		var next []map[string]string
 		for _, c := range combos {
 			for _, v := range d.Values {
-				next = append(next, withValue(c, d.Name, v))
+				next = append(next, d.With(c, v))
 			}
 		}
 		combos = next
@@ -129,7 +164,7 @@ func NewPlan(command string, props *workload.Properties, envURL string, dims []D
 			pl.Points = append(pl.Points, p)
 		default:
 			for _, v := range inner.Values {
-				p, err := pl.Point(withValue(c, inner.Name, v))
+				p, err := pl.Point(inner.With(c, v))
 				if err != nil {
 					return nil, err
 				}
