@@ -173,14 +173,10 @@ func deviceName(d string) string {
 // device in the store, which a run's diagnosis judges its disk against.
 // A store that cannot say costs the run nothing but that judgement.
 func diskCeilings(ctx context.Context, env Env, st *store.Store) []*results.DiskCeiling {
-	bs, err := st.DiskBaselines(ctx)
+	cs, err := st.DiskCeilings(ctx)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "mongobench: warning: the disk baselines could not be read, disks are judged by their utilisation: %v\n", err)
 		return nil
 	}
-	var out []*results.DiskCeiling
-	for _, b := range bs {
-		out = append(out, b.Ceiling())
-	}
-	return out
+	return cs
 }

@@ -92,3 +92,17 @@ func (s *Store) DiskBaselines(ctx context.Context) ([]*results.DiskBaseline, err
 	}
 	return out, nil
 }
+
+// DiskCeilings are the ceilings of the newest baseline of each device:
+// what a run's diagnosis judges its busiest disk against.
+func (s *Store) DiskCeilings(ctx context.Context) ([]*results.DiskCeiling, error) {
+	bs, err := s.DiskBaselines(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*results.DiskCeiling, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, b.Ceiling())
+	}
+	return out, nil
+}

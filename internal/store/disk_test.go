@@ -58,6 +58,10 @@ func TestDiskBaselines(t *testing.T) {
 	if len(all) != 2 || all[0].Device != "nvme0n1" || all[0].Ceiling().RandWriteIOPS != 12000 || all[1].Device != "sda" {
 		t.Errorf("newest per device: %+v", all)
 	}
+	cs, err := s.DiskCeilings(ctx)
+	if err != nil || len(cs) != 2 || cs[0].Device != "nvme0n1" || cs[0].RandWriteIOPS != 12000 || cs[1].Device != "sda" || cs[1].SeqReadMBPerS != 1500 {
+		t.Errorf("ceilings %+v, %v: want nvme0n1's newer and sda's", cs, err)
+	}
 	if all[1].Dir == other.Dir {
 		t.Errorf("the directory's secret was kept: %q", all[1].Dir)
 	}

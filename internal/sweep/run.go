@@ -472,6 +472,15 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 	if line := out.ScheduleNote(settings.Spec.Target); line != "" {
 		s.info("%s", line)
 	}
+	if st := s.cfg.Store; st != nil {
+		// The trial's disk is judged against its baseline, as a lone
+		// run's is.
+		cs, cerr := st.DiskCeilings(ctx)
+		if cerr != nil {
+			s.notice(bench.Notice{Kind: bench.Warning, Text: fmt.Sprintf("the disk baselines could not be read, disks are judged by their utilisation: %v", cerr)})
+		}
+		obs.DiskCeilings = cs
+	}
 	res, err := out.Results(meta, obs)
 	if err != nil {
 		return t, s.trialError(p, trial, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
@@ -93,6 +94,12 @@ func TestRunSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	// A baseline of a disk no run uses: the trials' diagnoses say they
+	// were judged without it, which shows they were given it.
+	if _, err := st.SaveDiskBaseline(context.Background(), &results.DiskBaseline{Device: "mongobench-test-disk",
+		Tests: []results.DiskTest{{Name: "randwrite-qd32", Pattern: results.RandWrite, IOPS: 9800}}}); err != nil {
+		t.Fatal(err)
+	}
 	s, rec := sweepOf(t, "run", []Dim{{Name: "threadcount", Values: []string{"1", "2"}}},
 		Config{DiscardFirst: true, Store: st, Tool: results.Tool{Name: "mongobench"}, CommandLine: []string{"mongobench", "run"}},
 		"mongodb.url="+freshURL(), "recordcount=30", "operationcount=40", "readproportion=1", "updateproportion=0")
@@ -142,6 +149,13 @@ func TestRunSweep(t *testing.T) {
 		}
 		if tr.Figures.Throughput <= 0 || tr.Figures.Ops["READ"] == nil || tr.Figures.Ops["READ"].Count != 40 {
 			t.Errorf("point %d: figures %+v", i+1, tr.Figures)
+		}
+		if d := res.Extra.Diagnosis; d == nil {
+			t.Errorf("%s holds no diagnosis", file)
+		} else if _, ok := diagnosis.BusiestDisk(res); ok && !slices.ContainsFunc(d.Notes, func(n string) bool {
+			return strings.HasPrefix(n, "the disk baselines measured mongobench-test-disk, not ")
+		}) {
+			t.Errorf("%s: the diagnosis's notes %q do not name the store's baseline", file, d.Notes)
 		}
 		if _, err := os.Stat(file + results.JournalSuffix); err != nil {
 			t.Errorf("no journal beside %s: %v", file, err)
