@@ -39,15 +39,18 @@ func TestEmbeddedServerSurvivesAbandonment(t *testing.T) {
 	}
 
 	// A healthy server answers each of these in milliseconds; 10 s is for a
-	// machine too busy to say so, and --max-errors 1 ends a wedged server's
-	// check at its first timeout.
+	// machine too busy to say so. A wedged server times every operation
+	// out, so --max-errors 3 ends its check after three timeouts. SQLite
+	// may refuse a write now and then under contention ("database is
+	// locked (517)", a stale snapshot that its busy timeout does not wait
+	// out): an error the server answered with is a living server, a
+	// timeout is not.
 	r := mongobench(t, append([]string{"run", "mongodb", "-threads", "1", "-p", "operationcount=20",
-		"-p", "optimeout=10", "--max-errors", "1"}, props...)...)
-	if r.code != 0 {
-		t.Fatalf("the server no longer answers after the abandoning run: exit %d: %s\n%s", r.code, r.stderr, r.stdout)
-	}
+		"-p", "optimeout=10", "--max-errors", "3"}, props...)...)
 	s := parseSummary(t, r.stdout)
-	if ok := s.int(t, "READ", "Return=OK") + s.int(t, "UPDATE", "Return=OK"); ok != 20 {
-		t.Errorf("%d of the 20 operations after the abandoning run succeeded:\n%s", ok, r.stdout)
+	timeouts := s.int(t, "READ", "Return=TIMEOUT") + s.int(t, "UPDATE", "Return=TIMEOUT")
+	ok := s.int(t, "READ", "Return=OK") + s.int(t, "UPDATE", "Return=OK")
+	if timeouts > 0 || ok < 17 {
+		t.Fatalf("the server no longer answers after the abandoning run: %d timeouts, %d of 20 operations succeeded (exit %d): %s\n%s", timeouts, ok, r.code, r.stderr, r.stdout)
 	}
 }

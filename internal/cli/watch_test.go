@@ -172,10 +172,17 @@ type background struct {
 // with its stderr watched.
 func startBackground(t *testing.T, args ...string) *background {
 	t.Helper()
+	return startBackgroundInterruptible(t, nil, args...)
+}
+
+// startBackgroundInterruptible is startBackground with the command's
+// interrupts (ExitSIGINT, ExitSIGTERM) sent on interrupt.
+func startBackgroundInterruptible(t *testing.T, interrupt <-chan int, args ...string) *background {
+	t.Helper()
 	b := &background{stderr: newStderrWatch(), done: make(chan cmdResult, 1)}
 	go func() {
 		var stdout bytes.Buffer
-		code := Main(context.Background(), args, Env{Stdout: &stdout, Stderr: b.stderr, Getenv: testEnv})
+		code := Main(context.Background(), args, Env{Stdout: &stdout, Stderr: b.stderr, Getenv: testEnv, Interrupt: interrupt})
 		b.stderr.end()
 		b.done <- cmdResult{code, stdout.String(), b.stderr.String()}
 	}()
