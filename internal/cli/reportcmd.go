@@ -200,7 +200,9 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 			// Several groups that ran different things (an engine's
 			// single-thread tasks beside its thread sweeps) are still
 			// drawn side by side; only verdicts need like with like.
-			in.notes = append(in.notes, "no verdicts on the page: "+err.Error())
+			why := "no verdicts on the page: " + err.Error()
+			in.notes = append(in.notes, why)
+			in.Caveats = append(in.Caveats, sentence(why))
 		case err != nil:
 			return in, err
 		default:

@@ -320,6 +320,15 @@ func TestReportSeveralDifferentGroups(t *testing.T) {
 	if n := strings.Join(in.notes, "; "); !strings.Contains(n, "no verdicts on the page: ") || !strings.Contains(n, "phase load vs run") {
 		t.Errorf("notes %q do not say why there are no verdicts", in.notes)
 	}
+	// The page itself says it, not only stderr: a reader of the page alone
+	// must not take the missing verdicts for "no difference".
+	var page strings.Builder
+	if err := htmlreport.Render(&page, &in.Input); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "No verdicts on the page: ") || !strings.Contains(page.String(), "phase load vs run") {
+		t.Errorf("the page does not say why it has no verdicts")
+	}
 	o.refs = o.refs[:2]
 	if _, err := buildReportInput(o, [][]analysis.Run{{file("a")}, {file("b")}}); err == nil {
 		t.Errorf("two groups that ran different things were compared")

@@ -13,6 +13,7 @@ import (
 // conclusion, then what the figures establish.
 type conclusionView struct {
 	Notes    template.HTML
+	Caveats  []string
 	Verdicts []verdictLine
 	// More says how many significant differences the list leaves to the
 	// tables below.
@@ -37,6 +38,7 @@ func buildConclusion(in *Input) *conclusionView {
 	if in.Notes != "" {
 		cv.Notes = markdown(in.Notes)
 	}
+	cv.Caveats = in.Caveats
 	if cs := in.comparisons(); len(cs) > 0 {
 		comparisonConclusion(cv, cs)
 	}
@@ -53,7 +55,7 @@ func buildConclusion(in *Input) *conclusionView {
 			cv.Findings = append(cv.Findings, f)
 		}
 	}
-	if cv.Notes == "" && len(cv.Verdicts) == 0 && len(cv.Findings) == 0 && cv.Chance == "" {
+	if cv.Notes == "" && len(cv.Caveats) == 0 && len(cv.Verdicts) == 0 && len(cv.Findings) == 0 && cv.Chance == "" {
 		return nil
 	}
 	return cv

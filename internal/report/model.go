@@ -39,6 +39,9 @@ type Input struct {
 	// Version is the version of the tool writing the report; empty means the
 	// version recorded in the first run.
 	Version string
+	// Caveats are what the reader must know before trusting the page, said
+	// in its conclusion: why it draws no verdicts, for one.
+	Caveats []string
 	// DiskBaselines are the disk baselines known (mongobench disk): each
 	// run's busiest disk is shown beside its device's newest.
 	DiskBaselines []*results.DiskBaseline
