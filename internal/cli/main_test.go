@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -25,6 +27,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("MONGOBENCH_AS_MAIN") == "1" {
 		os.Exit(RunProcess(os.Args[1:]))
 	}
+	raiseParallelism()
 	srv, err := embedded.Start(context.Background(), embedded.Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot start the embedded server:", err)
@@ -57,6 +60,22 @@ func testEnv(k string) string {
 		return os.Getenv(storeEnv)
 	}
 	return ""
+}
+
+// raiseParallelism runs more of the package's parallel tests at once
+// than go test's default of one per CPU, unless -test.parallel is given:
+// most of them wait, on a phase's time limit, a server held still or a
+// timeout, rather than compute, and one per CPU left the package's tests
+// waiting one after another for twice as long. None asserts a duration,
+// so running beside more others changes what they take, not what they
+// check.
+func raiseParallelism() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 var dbCounter atomic.Int64
