@@ -90,8 +90,24 @@ func TestErrorMessageLines(t *testing.T) {
 	if !reflect.DeepEqual(bs.ErrorMessages, s.ErrorMessages) {
 		t.Errorf("read back: %+v\nwant %+v", bs.ErrorMessages, s.ErrorMessages)
 	}
-	// Merging a run with itself doubles every count.
-	m, err := results.Merge(back, back)
+	// Two parts of one run that saw the same errors: merged, every count
+	// doubles.
+	asPart := func(index int) *results.Results {
+		var b bytes.Buffer
+		if err := results.WriteJSON(&b, back); err != nil {
+			t.Fatal(err)
+		}
+		p, err := results.ReadJSON(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Extra == nil {
+			p.Extra = &results.Extra{}
+		}
+		p.Extra.Part = &results.Part{Index: index, Count: 2, RunID: "errors"}
+		return p
+	}
+	m, err := results.Merge(asPart(0), asPart(1))
 	if err != nil {
 		t.Fatal(err)
 	}
