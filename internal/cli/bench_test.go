@@ -247,10 +247,19 @@ func TestSeedCommandLines(t *testing.T) {
 			if tc.table == "test1" && strings.Count(load.stderr, "warning: unknown property clientbuffering (ignored)") != 1 {
 				t.Errorf("want one warning for clientbuffering in %q", load.stderr)
 			}
-			records := parseSummary(t, load.stdout).int(t, "INSERT", "Return=OK")
+			// On a busy machine an insert may time out at the client while
+			// the server still stores it: the documents lie between the
+			// inserts acknowledged and those attempted. Errors the server
+			// answered with are failures of the command line.
+			ls := parseSummary(t, load.stdout)
+			records := ls.int(t, "INSERT", "Return=OK")
+			attempted := ls.int(t, "INSERT", "Operations") + ls.int(t, "INSERT-FAILED", "Operations")
+			if timeouts := ls.int(t, "INSERT", "Return=TIMEOUT"); records+timeouts != attempted {
+				t.Fatalf("load: %d inserts OK and %d timed out of %d: others failed\n%s", records, timeouts, attempted, load.stdout)
+			}
 			coll := connect(t, url).Collection(tc.table)
-			if n, err := coll.CountDocuments(context.Background(), bson.D{}); err != nil || n != records || n == 0 {
-				t.Fatalf("%d documents in %s after loading %d (err %v)", n, tc.table, records, err)
+			if n, err := coll.CountDocuments(context.Background(), bson.D{}); err != nil || n < records || n > attempted || n == 0 {
+				t.Fatalf("%d documents in %s after %d inserts acknowledged of %d (err %v)", n, tc.table, records, attempted, err)
 			}
 			raw, err := coll.FindOne(context.Background(), bson.D{}).Raw()
 			if err != nil {
@@ -273,13 +282,14 @@ func TestSeedCommandLines(t *testing.T) {
 			s := parseSummary(t, run.stdout)
 			var total int64
 			for _, op := range tc.ops {
-				n := s.int(t, op, "Operations")
-				if n == 0 || s.int(t, op, "Return=OK") != n {
-					t.Errorf("[%s] %d operations, %d OK\n%s", op, n, s.int(t, op, "Return=OK"), run.stdout)
+				n := s.int(t, op, "Operations") + s.int(t, op+"-FAILED", "Operations")
+				ok, timeouts := s.int(t, op, "Return=OK"), s.int(t, op, "Return=TIMEOUT")
+				if ok == 0 || ok+timeouts != n {
+					t.Errorf("[%s] %d operations, %d OK, %d timed out: others failed\n%s", op, n, ok, timeouts, run.stdout)
 				}
-				total += n + s.int(t, op+"-FAILED", "Operations")
+				total += n
 			}
-			want := records // the file's operationcount equals its recordcount
+			want := int64(1000) // the file's operationcount equals its recordcount
 			if tc.extra != nil {
 				want = 400
 			}
