@@ -205,3 +205,36 @@ func TestOutcomeFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestPreloadSpec: the preload before a run on the empty embedded server
+// loads the run's records unthrottled and to the end, whatever the run's
+// -target, time limit and warm-up.
+func TestPreloadSpec(t *testing.T) {
+	t.Parallel()
+	p := workload.NewProperties()
+	for k, v := range map[string]string{
+		"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "1000", "fieldcount": "3",
+		"readproportion": "1", "target": "10", "maxexecutiontime": "5", "warmuptime": "2",
+	} {
+		p.Set(k, v, "test")
+	}
+	run, _, err := workload.Resolve(p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Target != 10 || run.MaxExecutionTime == 0 || run.WarmupTime == 0 {
+		t.Fatalf("the run's spec: target %v, maxexecutiontime %v, warm-up %v: the test's properties were not taken", run.Target, run.MaxExecutionTime, run.WarmupTime)
+	}
+	got := preloadSpec(run)
+	if got.Transactions || got.Target != 0 || got.MaxExecutionTime != 0 || got.WarmupTime != 0 {
+		t.Errorf("preload: load phase %v, target %v, maxexecutiontime %v, warm-up %v; want a load, unthrottled, unbounded, no warm-up",
+			!got.Transactions, got.Target, got.MaxExecutionTime, got.WarmupTime)
+	}
+	if got.RecordCount != 1000 || got.FieldCount != 3 || got.InsertCount != run.InsertCount {
+		t.Errorf("preload loads %d records of %d fields (%d inserts); want the run's %d of %d (%d)",
+			got.RecordCount, got.FieldCount, got.InsertCount, run.RecordCount, run.FieldCount, run.InsertCount)
+	}
+	if run.Target != 10 || !run.Transactions {
+		t.Errorf("preloadSpec changed the run's own spec")
+	}
+}
