@@ -37,7 +37,13 @@ func TestMetricsTimeSeries(t *testing.T) {
 	if len(res.Intervals) < 3 {
 		t.Fatalf("%d intervals in a 3 s run at 1 s", len(res.Intervals))
 	}
-	for _, iv := range res.Intervals {
+	for i, iv := range res.Intervals {
+		// On a busy machine the sample due at the end of the last whole
+		// interval can come after the phase's stop: the closing sample
+		// then covers both, and the short last interval has none.
+		if iv.Metrics == nil && i == len(res.Intervals)-1 && i > 0 {
+			continue
+		}
 		raw, err := json.Marshal(iv.Metrics)
 		if err != nil {
 			t.Fatal(err)
@@ -83,7 +89,8 @@ func TestMetricsTimeSeries(t *testing.T) {
 		t.Fatalf("journal: %d intervals, results file %d", len(jres.Intervals), len(res.Intervals))
 	}
 	for i, iv := range jres.Intervals {
-		if iv.Metrics == nil || !reflect.DeepEqual(iv.Metrics, res.Intervals[i].Metrics) {
+		lastWithout := iv.Metrics == nil && i == len(jres.Intervals)-1 && i > 0
+		if (iv.Metrics == nil && !lastWithout) || !reflect.DeepEqual(iv.Metrics, res.Intervals[i].Metrics) {
 			t.Errorf("interval %d: journal metrics %v, results file %v", iv.Index, iv.Metrics, res.Intervals[i].Metrics)
 		}
 	}
