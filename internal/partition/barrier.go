@@ -2,7 +2,6 @@ package partition
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -214,8 +213,3 @@ func (b *Barrier) arrivals(ctx context.Context, oldest int64) ([]registration, e
 	return regs, nil
 }
 
-// IsMissing reports whether err is the barrier's time running out.
-func IsMissing(err error) bool {
-	var m *MissingError
-	return errors.As(err, &m)
-}

@@ -138,7 +138,7 @@ func TestBarrierIgnoresAnEarlierRun(t *testing.T) {
 	// Now part 0 alone, within the timeout of that run's arrivals: the
 	// finished run's part 1 does not let it pass.
 	b := &Barrier{Coll: coll, Clock: &fakeClock{now: epoch.Add(30 * time.Second)}, RunID: "same", Part: Part{0, 2}, Timeout: time.Minute, Poll: time.Second}
-	if _, err := b.Wait(context.Background()); !IsMissing(err) {
+	if _, err := b.Wait(context.Background()); !isMissing(err) {
 		t.Errorf("err = %v, want part 1 missing", err)
 	}
 }
@@ -148,7 +148,7 @@ func TestBarrierRefusesOtherPartCounts(t *testing.T) {
 	coll := coordination(t)
 	// Part 0 of 3 waited in vain; part 1 arrives as one of 2 while
 	// part 0's registration is recent.
-	if _, errs := waitAllPolling(t, coll, "mixed", []int{0}, 3, 5*time.Second, time.Second); !IsMissing(errs[0]) {
+	if _, errs := waitAllPolling(t, coll, "mixed", []int{0}, 3, 5*time.Second, time.Second); !isMissing(errs[0]) {
 		t.Fatalf("err = %v", errs[0])
 	}
 	b := &Barrier{Coll: coll, Clock: &fakeClock{now: epoch.Add(time.Second)}, RunID: "mixed", Part: Part{1, 2}, Timeout: time.Minute}
@@ -206,4 +206,10 @@ func TestBarrierLeadCoversSlowRoundTrips(t *testing.T) {
 			t.Errorf("part %d: start %v, %v; want %v", i, starts[i], errs[i], want)
 		}
 	}
+}
+
+// isMissing reports whether err is the barrier's time running out.
+func isMissing(err error) bool {
+	var m *MissingError
+	return errors.As(err, &m)
 }
