@@ -212,4 +212,3 @@ func (b *Barrier) arrivals(ctx context.Context, oldest int64) ([]registration, e
 	}
 	return regs, nil
 }
-
