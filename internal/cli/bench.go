@@ -170,7 +170,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if plan := cfg.plan; plan != nil {
 		target.PhaseSeed = plan.part.Seed
 		target.BeforePhase = func(ctx context.Context, p *bench.Prepared) (*results.Part, error) {
-			at, how, err := plan.synchronize(ctx, env, p.Monitor, p.Database, partition.SystemClock{})
+			at, how, err := plan.synchronize(ctx, env, &partition.Barrier{Coll: p.Monitor.Database(p.Database).Collection(partition.Collection), Clock: partition.SystemClock{}})
 			if err != nil {
 				return nil, err
 			}

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	driver "go.mongodb.org/mongo-driver/v2/mongo"
-
 	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/redact"
@@ -140,26 +138,11 @@ func defaultRunID(command string, props *workload.Properties, parts int) string 
 
 // synchronize waits for the instant this part starts measuring at: the
 // one given by --start-at, or the barrier's in the coordination
-// collection of the database under test. It says on stderr what it waits
-// for; how is "start-at" or "barrier".
-func (p *partPlan) synchronize(ctx context.Context, env Env, monitor *driver.Client, dbName string, clock partition.Clock) (at time.Time, how string, err error) {
-	if !p.startAt.IsZero() {
-		at, how = p.startAt, "start-at"
-	} else {
-		fmt.Fprintf(env.Stderr, "mongobench: part %s of run %s: waiting for the other parts in %s.%s (at most %s)\n", p.part, p.runID, dbName, partition.Collection, p.timeout)
-		b := &partition.Barrier{Coll: monitor.Database(dbName).Collection(partition.Collection), Clock: clock,
-			RunID: p.runID, Part: p.part, Timeout: p.timeout}
-		if at, err = b.Wait(ctx); err != nil {
-			return time.Time{}, "", err
-		}
-		how = "barrier"
-	}
-	if late := clock.Now().Sub(at); late > 0 {
-		fmt.Fprintf(env.Stderr, "mongobench: warning: the start instant %s passed %s ago: measuring now\n", at.UTC().Format(time.RFC3339Nano), late.Round(time.Millisecond))
-	} else {
-		fmt.Fprintf(env.Stderr, "mongobench: starting at %s (in %s)\n", at.UTC().Format("15:04:05.000 UTC"), (-late).Round(time.Millisecond))
-	}
-	return at, how, partition.WaitUntil(ctx, clock, at)
+// collection of the database under test (coll); how is "start-at" or
+// "barrier".
+func (p *partPlan) synchronize(ctx context.Context, env Env, b *partition.Barrier) (at time.Time, how string, err error) {
+	b.RunID, b.Part, b.Timeout = p.runID, p.part, p.timeout
+	return partition.StartInstant(ctx, p.startAt, b, func(msg string) { fmt.Fprintf(env.Stderr, "mongobench: %s\n", msg) })
 }
 
 // record is the results file's account of the part.

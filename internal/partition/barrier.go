@@ -56,6 +56,28 @@ func WaitUntil(ctx context.Context, clock Clock, at time.Time) error {
 	return clock.Sleep(ctx, d)
 }
 
+// StartInstant is the instant a part starts measuring at: startAt when
+// given (--start-at), else the one the parts agree on at the barrier b.
+// It then waits for that instant on clock. say gets what the part waits
+// for and when it starts, for the user; how is "start-at" or "barrier".
+func StartInstant(ctx context.Context, startAt time.Time, b *Barrier, say func(string)) (at time.Time, how string, err error) {
+	if !startAt.IsZero() {
+		at, how = startAt, "start-at"
+	} else {
+		say(fmt.Sprintf("part %s of run %s: waiting for the other parts in %s.%s (at most %s)", b.Part, b.RunID, b.Coll.Database().Name(), Collection, b.Timeout))
+		if at, err = b.Wait(ctx); err != nil {
+			return time.Time{}, "", err
+		}
+		how = "barrier"
+	}
+	if late := b.Clock.Now().Sub(at); late > 0 {
+		say(fmt.Sprintf("warning: the start instant %s passed %s ago: measuring now", at.UTC().Format(time.RFC3339Nano), late.Round(time.Millisecond)))
+	} else {
+		say(fmt.Sprintf("starting at %s (in %s)", at.UTC().Format("15:04:05.000 UTC"), (-late).Round(time.Millisecond)))
+	}
+	return at, how, WaitUntil(ctx, b.Clock, at)
+}
+
 // The barrier's default timing.
 const (
 	// DefaultPoll is how often a waiting part looks for the others: it

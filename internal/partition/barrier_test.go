@@ -213,3 +213,34 @@ func isMissing(err error) bool {
 	var m *MissingError
 	return errors.As(err, &m)
 }
+
+// TestStartInstantGiven: with --start-at the part needs no barrier: it
+// waits on its clock for the instant, and says so; an instant already
+// past starts it at once, with a warning.
+func TestStartInstantGiven(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name    string
+		startAt time.Time
+		wantNow time.Time
+		said    string
+	}{
+		{"ahead", t0.Add(1500 * time.Millisecond), t0.Add(1500 * time.Millisecond), "starting at 03:04:06.500 UTC (in 1.5s)"},
+		{"passed", t0.Add(-2 * time.Second), t0, "warning: the start instant 2026-01-02T03:04:03Z passed 2s ago: measuring now"},
+	}
+	for _, tt := range tests {
+		clock := &fakeClock{now: t0}
+		var said []string
+		at, how, err := StartInstant(context.Background(), tt.startAt, &Barrier{Clock: clock}, func(s string) { said = append(said, s) })
+		if err != nil || !at.Equal(tt.startAt) || how != "start-at" {
+			t.Errorf("%s: at %v, how %q, err %v; want %v, start-at", tt.name, at, how, err, tt.startAt)
+		}
+		if !clock.Now().Equal(tt.wantNow) {
+			t.Errorf("%s: the clock reads %v after the wait, want %v", tt.name, clock.Now(), tt.wantNow)
+		}
+		if len(said) != 1 || said[0] != tt.said {
+			t.Errorf("%s: said %q, want %q", tt.name, said, tt.said)
+		}
+	}
+}
