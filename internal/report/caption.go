@@ -182,8 +182,12 @@ func sweepThroughputCaption(w sweepWords, pts []SweepPoint) string {
 	}
 	first, last, top := pts[0], pts[len(pts)-1], pts[peak]
 	if peak == 0 {
-		return "Throughput was highest at " + w.at(first.X) + " (" + formatRate(first.Throughput) + ") and fell to " +
-			formatRate(last.Throughput) + " at " + w.at(last.X) + "."
+		s := "Throughput was highest at " + w.at(first.X) + " (" + formatRate(first.Throughput) + ") and fell to " +
+			formatRate(last.Throughput) + " at " + w.at(last.X)
+		if overlap(first.ThroughputLo, first.ThroughputHi, last.ThroughputLo, last.ThroughputHi) {
+			s += withinNoise
+		}
+		return s + "."
 	}
 	s := "Throughput peaked at " + formatRate(top.Throughput) + " at " + w.at(top.X)
 	if first.Throughput > 0 {
@@ -192,7 +196,23 @@ func sweepThroughputCaption(w sweepWords, pts []SweepPoint) string {
 	if peak < len(pts)-1 && last.Throughput < 0.95*top.Throughput {
 		s += ", then fell to " + formatRate(last.Throughput) + " at " + w.at(last.X)
 	}
+	if overlap(top.ThroughputLo, top.ThroughputHi, first.ThroughputLo, first.ThroughputHi) {
+		s += withinNoise
+	}
 	return s + "."
+}
+
+// withinNoise qualifies a caption's change that the trials cannot tell
+// from noise: a chart must not state it as a finding.
+const withinNoise = ", but the 95% intervals overlap: the change is within the noise"
+
+// overlap says whether two 95% intervals are both known (from repeated
+// trials) and overlap.
+func overlap(aLo, aHi, bLo, bHi float64) bool {
+	if !(aHi > aLo) || !(bHi > bLo) {
+		return false
+	}
+	return aLo <= bHi && bLo <= aHi
 }
 
 // sweepLatencyCaption describes what p99 did from the knee (or the first
@@ -208,6 +228,11 @@ func sweepLatencyCaption(w sweepWords, pts []SweepPoint, knee *KneeMark) string 
 	from, to := pts[0], pts[len(pts)-1]
 	if knee != nil && knee.X < to.X {
 		from = SweepPoint{X: knee.X, Throughput: knee.Throughput, P99us: knee.P99us}
+		for _, p := range pts {
+			if p.X == knee.X {
+				from = p // with its intervals
+			}
+		}
 	}
 	if !(from.P99us > 0) || !(from.Throughput > 0) {
 		return "p99 went from " + formatLatency(from.P99us) + " to " + formatLatency(to.P99us) + " " + w.span(from.X, to.X) + "."
@@ -222,6 +247,10 @@ func sweepLatencyCaption(w sweepWords, pts []SweepPoint, knee *KneeMark) string 
 	default:
 		lat = "p99 stayed within 5%"
 	}
+	latNoise := ""
+	if lat != "p99 stayed within 5%" && overlap(from.P99Lo, from.P99Hi, to.P99Lo, to.P99Hi) {
+		latNoise = " (within the noise: the 95% intervals overlap)"
+	}
 	g := to.Throughput/from.Throughput - 1
 	var tp string
 	switch {
@@ -232,7 +261,10 @@ func sweepLatencyCaption(w sweepWords, pts []SweepPoint, knee *KneeMark) string 
 	default:
 		tp = "throughput did not change"
 	}
-	return lat + " " + w.span(from.X, to.X) + " while " + tp + "."
+	if tp != "throughput did not change" && overlap(from.ThroughputLo, from.ThroughputHi, to.ThroughputLo, to.ThroughputHi) {
+		tp += " (within the noise)"
+	}
+	return lat + " " + w.span(from.X, to.X) + latNoise + " while " + tp + "."
 }
 
 // sweepOpCaption names the operation whose p99 grew most across the sweep.

@@ -171,6 +171,26 @@ func TestSweepCaptions(t *testing.T) {
 			"Throughput peaked at 23,628 ops/s at 100 threads, 30× the 800 ops/s of 1 thread, then fell to 12,336 ops/s at 300 threads."},
 		{"other setting", sweepThroughputCaption(sweepWords{varied: "recordcount"}, []SweepPoint{{X: 2e6, Throughput: 900}, {X: 5e6, Throughput: 300}}),
 			"Throughput was highest at recordcount 2,000,000 (900 ops/s) and fell to 300 ops/s at recordcount 5,000,000."},
+		// Changes the trials' intervals cannot tell from noise are said
+		// to be so; intervals apart, or unknown (one trial), are not.
+		{"throughput within noise", sweepThroughputCaption(sweepWords{varied: "recordcount"}, []SweepPoint{
+			{X: 300, Throughput: 934, ThroughputLo: 0, ThroughputHi: 4000}, {X: 4800, Throughput: 1272, ThroughputLo: 500, ThroughputHi: 2050}}),
+			"Throughput peaked at 1,272 ops/s at recordcount 4,800, 1.4× the 934 ops/s of recordcount 300, but the 95% intervals overlap: the change is within the noise."},
+		{"throughput fell within noise", sweepThroughputCaption(sweepWords{varied: "recordcount"}, []SweepPoint{
+			{X: 1, Throughput: 900, ThroughputLo: 700, ThroughputHi: 1100}, {X: 2, Throughput: 800, ThroughputLo: 600, ThroughputHi: 1000}}),
+			"Throughput was highest at recordcount 1 (900 ops/s) and fell to 800 ops/s at recordcount 2, but the 95% intervals overlap: the change is within the noise."},
+		{"throughput apart", sweepThroughputCaption(threads, []SweepPoint{
+			{X: 1, Throughput: 800, ThroughputLo: 780, ThroughputHi: 820}, {X: 8, Throughput: 5000, ThroughputLo: 4900, ThroughputHi: 5100}}),
+			"Throughput peaked at 5,000 ops/s at 8 threads, 6.2× the 800 ops/s of 1 thread."},
+		{"latency within noise", sweepLatencyCaption(threads, []SweepPoint{
+			{X: 1, Throughput: 800, ThroughputLo: 700, ThroughputHi: 900, P99us: 1000, P99Lo: 500, P99Hi: 1500},
+			{X: 8, Throughput: 850, ThroughputLo: 750, ThroughputHi: 950, P99us: 1300, P99Lo: 900, P99Hi: 1700}}, nil),
+			"p99 rose 1.3× from 1 to 8 threads (within the noise: the 95% intervals overlap) while throughput grew 6.2% (within the noise)."},
+		{"latency from knee uses the knee point's intervals", sweepLatencyCaption(threads, []SweepPoint{
+			{X: 1, Throughput: 800, P99us: 1000},
+			{X: 8, Throughput: 5000, ThroughputLo: 4000, ThroughputHi: 6000, P99us: 2500, P99Lo: 2400, P99Hi: 2600},
+			{X: 64, Throughput: 5300, ThroughputLo: 4500, ThroughputHi: 6100, P99us: 8000, P99Lo: 7000, P99Hi: 9000}}, knee),
+			"p99 rose 3.2× from 8 to 64 threads while throughput grew 6% (within the noise)."},
 		{"per op", sweepOpCaption(threads, []SweepPoint{
 			{X: 1, PerOp: map[string]OpFigures{"READ": {AvgUs: 300, P99us: 1000}, "INSERT": {AvgUs: 400, P99us: 1200}}},
 			{X: 300, PerOp: map[string]OpFigures{"READ": {AvgUs: 10000, P99us: 40000}, "INSERT": {AvgUs: 8000, P99us: 20000}}},

@@ -138,6 +138,7 @@ type diffRow struct {
 type sweepView struct {
 	Title        string
 	KneeSentence string
+	KneeIsNote   bool
 	Figures      []figureView
 	Head         []string
 	Rows         []sweepRow

@@ -81,7 +81,7 @@ func TestRenderCharts(t *testing.T) {
 			3 + 2 + 3*4,
 			[]string{
 				"Throughput stops rising at 8 threads",
-				"p99 rose 3.2× from 8 to 64 threads while throughput grew 6%.",
+				"p99 rose 3.2× from 8 to 64 threads while throughput grew 6% (within the noise).",
 				"knee: 8 threads",
 				"WiredTiger&#43;zstd&#39;s READ p99 is 31% lower than WiredTiger&#39;s (significant, p=0.003).",
 				"31% better",

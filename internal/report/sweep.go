@@ -25,7 +25,9 @@ func buildSweep(sw *Sweep) *sweepView {
 	words := sweepWords{varied: orDefault(sw.Varied, "x")}
 	pts := slices.Clone(sw.Points)
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
-	sv := &sweepView{Title: "Sweep of " + words.varied, KneeSentence: sw.KneeSentence}
+	// A sweep that varies no load setting has no knee to find: saying so
+	// is a note, not an alarm.
+	sv := &sweepView{Title: "Sweep of " + words.varied, KneeSentence: sw.KneeSentence, KneeIsNote: sw.NotAlongLoad}
 	xs := make([]float64, len(pts))
 	for i, p := range pts {
 		xs[i] = p.X
