@@ -116,7 +116,9 @@ func sweepPointOf(fs []analysis.Figures, runs []*results.Results) (htmlreport.Sw
 	sp.AvgUs, sp.AvgLo, sp.AvgHi = analysis.MeanAndCI(avg)
 	for name, o := range pf.Ops {
 		if o.HasLatency() {
-			sp.PerOp[name] = htmlreport.OpFigures{AvgUs: o.Avg.Mean(), P99us: o.P99.Mean()}
+			of := htmlreport.OpFigures{AvgUs: o.Avg.Mean()}
+			of.P99us, of.P99Lo, of.P99Hi = o.P99.Bounds()
+			sp.PerOp[name] = of
 		}
 	}
 	return sp, pf

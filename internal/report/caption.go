@@ -294,8 +294,12 @@ func sweepOpCaption(w sweepWords, pts []SweepPoint, ops []string) string {
 		}
 	}
 	fa, fb := first.PerOp[best], last.PerOp[best]
+	noise := ""
+	if overlap(fa.P99Lo, fa.P99Hi, fb.P99Lo, fb.P99Hi) {
+		noise = withinNoise
+	}
 	return best + " p99 " + verb + ", " + formatFactor(bestF) + " " + w.span(first.X, last.X) + " (from " + formatLatency(fa.P99us) +
-		" to " + formatLatency(fb.P99us) + "; average from " + formatLatency(fa.AvgUs) + " to " + formatLatency(fb.AvgUs) + ")."
+		" to " + formatLatency(fb.P99us) + "; average from " + formatLatency(fa.AvgUs) + " to " + formatLatency(fb.AvgUs) + ")" + noise + "."
 }
 
 // figureName names a comparison row's figure in a sentence: "READ p99",

@@ -191,6 +191,11 @@ func TestSweepCaptions(t *testing.T) {
 			{X: 8, Throughput: 5000, ThroughputLo: 4000, ThroughputHi: 6000, P99us: 2500, P99Lo: 2400, P99Hi: 2600},
 			{X: 64, Throughput: 5300, ThroughputLo: 4500, ThroughputHi: 6100, P99us: 8000, P99Lo: 7000, P99Hi: 9000}}, knee),
 			"p99 rose 3.2× from 8 to 64 threads while throughput grew 6% (within the noise)."},
+		{"per op within noise", sweepOpCaption(threads, []SweepPoint{
+			{X: 1, PerOp: map[string]OpFigures{"READ": {AvgUs: 478, P99us: 1554, P99Lo: 1520, P99Hi: 1588}}},
+			{X: 16, PerOp: map[string]OpFigures{"READ": {AvgUs: 4203, P99us: 11063, P99Lo: 0, P99Hi: 26100}}},
+		}, []string{"READ"}),
+			"READ p99 grew, 7.1× from 1 to 16 threads (from 1.55 ms to 11.1 ms; average from 478 µs to 4.2 ms), but the 95% intervals overlap: the change is within the noise."},
 		{"per op", sweepOpCaption(threads, []SweepPoint{
 			{X: 1, PerOp: map[string]OpFigures{"READ": {AvgUs: 300, P99us: 1000}, "INSERT": {AvgUs: 400, P99us: 1200}}},
 			{X: 300, PerOp: map[string]OpFigures{"READ": {AvgUs: 10000, P99us: 40000}, "INSERT": {AvgUs: 8000, P99us: 20000}}},

@@ -108,6 +108,9 @@ type StudySeries struct {
 type OpFigures struct {
 	AvgUs float64
 	P99us float64
+	// P99Lo and P99Hi are p99's 95% interval over the trials; equal (or
+	// zero) with one trial.
+	P99Lo, P99Hi float64
 }
 
 // KneeMark is the knee of a sweep, marked on its charts.
