@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/embedded/embeddedtest"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -66,7 +67,7 @@ func TestURLHosts(t *testing.T) {
 			t.Errorf("IsLocalURL(%q) = %v, want %v", tc.url, got, tc.local)
 		}
 	}
-	if !ServedInProcess(testServer.URI()+"db") || ServedInProcess("mongodb://127.0.0.1:1/db") {
+	if !ServedInProcess(embeddedtest.Server().URI()+"db") || ServedInProcess("mongodb://127.0.0.1:1/db") {
 		t.Errorf("ServedInProcess: the package's embedded server is in this process, port 1 is not")
 	}
 }
@@ -110,7 +111,7 @@ func (n notices) find(kind NoticeKind, part string) bool {
 // outcome has its observation and no failure.
 func TestPrepareAndRun(t *testing.T) {
 	t.Parallel()
-	url := fmt.Sprintf("%sprep%d", testServer.URI(), dbCounter.Add(1))
+	url := fmt.Sprintf("%sprep%d", embeddedtest.Server().URI(), dbCounter.Add(1))
 	phase := func(command string, drop bool, props ...string) (*Outcome, Observation, notices) {
 		t.Helper()
 		var said notices
@@ -165,7 +166,7 @@ func TestPrepareStopped(t *testing.T) {
 	t.Parallel()
 	stop := make(chan struct{})
 	close(stop)
-	set := settings(t, "run", fmt.Sprintf("mongodb.url=%sstopped%d", testServer.URI(), dbCounter.Add(1)), "recordcount=10", "operationcount=10")
+	set := settings(t, "run", fmt.Sprintf("mongodb.url=%sstopped%d", embeddedtest.Server().URI(), dbCounter.Add(1)), "recordcount=10", "operationcount=10")
 	_, err := Prepare(context.Background(), Target{Settings: set, Stop: stop})
 	var intr *Interrupted
 	if !errors.As(err, &intr) || !strings.HasPrefix(intr.Step, "connecting to ") && !strings.HasPrefix(intr.Step, "counting the documents") {

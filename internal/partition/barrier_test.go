@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -15,29 +14,17 @@ import (
 	driver "go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/mongobench/mongobench/internal/db/mongo"
-	"github.com/mongobench/mongobench/internal/embedded"
+	"github.com/mongobench/mongobench/internal/embedded/embeddedtest"
 )
 
-var testServer *embedded.Server
-
-func TestMain(m *testing.M) {
-	srv, err := embedded.Start(context.Background(), embedded.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "cannot start the embedded server:", err)
-		os.Exit(1)
-	}
-	testServer = srv
-	code := m.Run()
-	srv.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { embeddedtest.Main(m) }
 
 var dbCounter atomic.Int64
 
 // coordination is a coordination collection of the test's own.
 func coordination(t *testing.T) *driver.Collection {
 	t.Helper()
-	c, err := mongo.OpenMonitor(mongo.Config{URL: testServer.URI(), ConnectTimeout: 10 * time.Second})
+	c, err := mongo.OpenMonitor(mongo.Config{URL: embeddedtest.Server().URI(), ConnectTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -23,26 +22,14 @@ import (
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/db/mongo"
-	"github.com/mongobench/mongobench/internal/embedded"
+	"github.com/mongobench/mongobench/internal/embedded/embeddedtest"
 	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-var testServer *embedded.Server
-
-func TestMain(m *testing.M) {
-	srv, err := embedded.Start(context.Background(), embedded.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "cannot start the embedded server:", err)
-		os.Exit(1)
-	}
-	testServer = srv
-	code := m.Run()
-	srv.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { embeddedtest.Main(m) }
 
 // families is one scrape, by metric name.
 type families map[string]*dto.MetricFamily
@@ -200,7 +187,7 @@ func TestEndpointMatchesSummary(t *testing.T) {
 	}
 	defer srv.Close()
 
-	url := testServer.URI() + "promsink"
+	url := embeddedtest.Server().URI() + "promsink"
 	client, err := mongo.Open(context.Background(), mongo.Config{URL: url, Database: mongo.DatabaseFromURL(url), Threads: 4})
 	if err != nil {
 		t.Fatal(err)
