@@ -13,6 +13,7 @@ import (
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/workloadtest"
 )
 
 // recorder is a sink that keeps what it is given.
@@ -85,7 +86,7 @@ func TestRunLoadThenRun(t *testing.T) {
 		{"run", reads, 1, db.Read},
 	}
 	for _, ph := range phases {
-		s := spec(t, ph.command == "run", props...)
+		s := workloadtest.Spec(t, ph.command == "run", props...)
 		core, err := workload.NewCore(s, s.RecordCount, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -159,7 +160,7 @@ func TestRunLoadThenRun(t *testing.T) {
 func TestRunSinkFailures(t *testing.T) {
 	t.Parallel()
 	client := openClient(t, 1)
-	s := spec(t, false, "recordcount=50", "threadcount=1", "fieldcount=1", "fieldlength=10")
+	s := workloadtest.Spec(t, false, "recordcount=50", "threadcount=1", "fieldcount=1", "fieldlength=10")
 	newCore := func() *workload.Core {
 		core, err := workload.NewCore(s, s.RecordCount, 1)
 		if err != nil {
@@ -302,7 +303,7 @@ func TestWarmup(t *testing.T) {
 	client := openClient(t, 2)
 	props := []string{"recordcount=50", "operationcount=5", "threadcount=2", "readproportion=1",
 		"updateproportion=0", "fieldcount=1", "fieldlength=10", "warmuptime=1", "maxerrors=1"}
-	load := spec(t, false, props...)
+	load := workloadtest.Spec(t, false, props...)
 	core, err := workload.NewCore(load, load.RecordCount, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +311,7 @@ func TestWarmup(t *testing.T) {
 	if _, err := Run(context.Background(), Config{Command: "load", Core: core, Spec: load, Client: client, Seed: 1, BatchSize: 1, Operations: 50}); err != nil {
 		t.Fatal(err)
 	}
-	run := spec(t, true, props...)
+	run := workloadtest.Spec(t, true, props...)
 	if core, err = workload.NewCore(run, run.RecordCount, 1); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/workloadtest"
 )
 
 func TestParse(t *testing.T) {
@@ -162,25 +163,12 @@ func TestSeedsDiffer(t *testing.T) {
 	}
 }
 
-func resolve(t *testing.T, transactions bool, props ...string) *workload.Spec {
-	t.Helper()
-	p, err := workload.Parse(strings.NewReader(strings.Join(props, "\n")), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := workload.Resolve(p, transactions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func TestApply(t *testing.T) {
 	t.Parallel()
 	// A load of keys 100..1099 over 3 parts: 334, 333, 333 keys.
 	var next int64 = 100
 	for i := range 3 {
-		s := resolve(t, false, "recordcount=2000", "insertstart=100", "insertcount=1000", "target=300")
+		s := workloadtest.Spec(t, false, "recordcount=2000", "insertstart=100", "insertcount=1000", "target=300")
 		if err := (Part{i, 3}).Apply(s); err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +181,7 @@ func TestApply(t *testing.T) {
 		t.Errorf("the load parts end at key %d, want 1100", next)
 	}
 	// A run: operations and target split, the key range for reads kept.
-	s := resolve(t, true, "recordcount=2000", "operationcount=1001", "target=10")
+	s := workloadtest.Spec(t, true, "recordcount=2000", "operationcount=1001", "target=10")
 	if err := (Part{0, 2}).Apply(s); err != nil {
 		t.Fatal(err)
 	}
@@ -205,15 +193,15 @@ func TestApply(t *testing.T) {
 		spec *workload.Spec
 		want string
 	}{
-		{resolve(t, false, "recordcount=3"), "insertcount=3 cannot be split into 4 parts"},
-		{resolve(t, true, "recordcount=3", "operationcount=3"), "operationcount=3 cannot be split into 4 parts"},
+		{workloadtest.Spec(t, false, "recordcount=3"), "insertcount=3 cannot be split into 4 parts"},
+		{workloadtest.Spec(t, true, "recordcount=3", "operationcount=3"), "operationcount=3 cannot be split into 4 parts"},
 	} {
 		if err := (Part{0, 4}).Apply(tt.spec); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("err = %v, want %q", err, tt.want)
 		}
 	}
 	// No limit on operations (a time limit ends the run) stays none.
-	s = resolve(t, true, "recordcount=10", "operationcount=0", "maxexecutiontime=5")
+	s = workloadtest.Spec(t, true, "recordcount=10", "operationcount=0", "maxexecutiontime=5")
 	if err := (Part{3, 4}).Apply(s); err != nil || s.OperationCount != 0 {
 		t.Errorf("unlimited run: %d operations, %v", s.OperationCount, err)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/workload"
+	"github.com/mongobench/mongobench/internal/workload/workloadtest"
 )
 
 func TestMain(m *testing.M) { embeddedtest.Main(m) }
@@ -209,7 +210,7 @@ func TestEndpointMatchesSummary(t *testing.T) {
 		if ph.target > 0 {
 			extra = append(extra, fmt.Sprintf("target=%v", ph.target))
 		}
-		s := resolve(t, ph.command == "run", append(props, extra...)...)
+		s := workloadtest.Spec(t, ph.command == "run", append(props, extra...)...)
 		core, err := workload.NewCore(s, s.RecordCount, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -328,20 +329,6 @@ func checkHistogram(t *testing.T, what string, m *dto.Metric, want *hdrhistogram
 			t.Errorf("%s: p%v is %d µs, in native bucket %d; the served buckets put it in %d", what, q, v, nativeIndex(float64(v)/1e6), bucket)
 		}
 	}
-}
-
-// resolve resolves properties given as "key=value" lines.
-func resolve(t *testing.T, transactions bool, props ...string) *workload.Spec {
-	t.Helper()
-	p, err := workload.Parse(strings.NewReader(strings.Join(props, "\n")), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := workload.Resolve(p, transactions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 // TestTextExposition: the text format, the one every Prometheus reads,
