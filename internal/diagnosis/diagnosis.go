@@ -149,7 +149,11 @@ func Diagnose(r *results.Results, ceilings ...*results.DiskCeiling) *results.Dia
 	case len(d.Limits) == 0:
 		d.Verdict = results.NoLimitFound
 		if f.target == 0 && f.threads > 0 {
-			d.Notes = append(d.Notes, fmt.Sprintf("in a closed loop each of the %d threads waits for its operation: throughput is threads ÷ latency, so more threads would go faster", f.threads))
+			who := fmt.Sprintf("each of the %d threads", f.threads)
+			if f.threads == 1 {
+				who = "the one thread"
+			}
+			d.Notes = append(d.Notes, "in a closed loop "+who+" waits for its operation: throughput is threads ÷ latency, so more threads would go faster")
 		}
 	case d.Limits[0].Borderline:
 		d.Verdict = d.Limits[0].Kind + " (borderline)"

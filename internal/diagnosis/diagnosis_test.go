@@ -32,6 +32,7 @@ func (d disk) interval(name string) metrics.DiskInterval {
 type run struct {
 	target, throughput float64
 	lateStarts         int64
+	threads            int // 0 for 16
 	client             *results.Client
 	local              bool
 	host               func(i int) *metrics.HostInterval
@@ -46,6 +47,9 @@ func (r run) results() *results.Results {
 		Config:     map[string]string{"threadcount": "16", "target": "0"},
 		Operations: 60000, ThroughputOpsSec: r.throughput,
 		Extra: &results.Extra{Runner: &results.Runner{LateStarts: r.lateStarts}, Client: r.client},
+	}
+	if r.threads > 0 {
+		res.Config["threadcount"] = strconv.Itoa(r.threads)
 	}
 	if r.target > 0 {
 		res.Config["target"] = strconv.FormatFloat(r.target, 'f', -1, 64)
@@ -184,6 +188,13 @@ func TestDiagnose(t *testing.T) {
 			run:     run{local: true, client: quietClient(), host: busyCPU(30, 5), server: quietServer},
 			verdict: results.NoLimitFound,
 			say:     []string{"each of the 16 threads waits for its operation"},
+		},
+		{
+			// The same with one thread: said as one.
+			name:    "nothing saturated, one thread",
+			run:     run{threads: 1, local: true, client: quietClient(), host: busyCPU(30, 5), server: quietServer},
+			verdict: results.NoLimitFound,
+			say:     []string{"in a closed loop the one thread waits for its operation"},
 		},
 		{
 			// Throttled by -target, kept up, on a machine others keep busy:
