@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -74,15 +73,13 @@ func parseDiskArgs(args []string) (*diskArgs, error) {
 	a := &diskArgs{opts: disk.Options{SizeBytes: disk.DefaultSizeBytes, Runtime: disk.DefaultRuntime, QueueDepths: disk.DefaultQueueDepths}}
 	defs := diskFlags(a)
 	fs := newFlagSet("disk", defs)
-	if err := fs.parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			a.help = true
-			return a, nil
-		}
-		if fs.valueErr != nil {
-			return nil, err
-		}
-		return nil, badInputf("disk: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
+	help, bad := fs.refusal(fs.parse(args))
+	if bad != nil {
+		return nil, bad
+	}
+	if help {
+		a.help = true
+		return a, nil
 	}
 	if a.help {
 		return a, nil

@@ -152,6 +152,21 @@ func (s *flagSet) parse(args []string) error {
 	return err
 }
 
+// refusal is what a command does with parse's error: help was asked
+// for, or bad input — the value's own message, or the unknown flag with
+// the flags accepted.
+func (s *flagSet) refusal(err error) (help bool, bad error) {
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, flag.ErrHelp):
+		return true, nil
+	case s.valueErr != nil:
+		return false, badInput{err}
+	}
+	return false, badInputf("%s: %s: accepted flags are %s", s.fs.Name(), flagMessage(err), acceptedFlags(s.defs, true))
+}
+
 // parseInterleaved parses flags that may come before, between or after
 // the positional words ("compare a b --alpha 0.01"), as users type them
 // and as YCSB accepts them; "--" ends the flags. It returns the

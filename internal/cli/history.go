@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -74,15 +73,13 @@ func parseHistoryArgs(args []string) (*historyOptions, error) {
 	o.filter.Limit = defaultHistoryLimit
 	defs := historyFlags(o)
 	fs := newFlagSet("history", defs)
-	if err := fs.parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			o.help = true
-			return o, nil
-		}
-		if fs.valueErr != nil {
-			return nil, err
-		}
-		return nil, badInputf("history: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
+	help, bad := fs.refusal(fs.parse(args))
+	if bad != nil {
+		return nil, bad
+	}
+	if help {
+		o.help = true
+		return o, nil
 	}
 	if o.help {
 		return o, nil

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -72,15 +70,11 @@ func runK8s(_ context.Context, args []string, env Env) error {
 	o := &k8sOptions{spec: kubejob.Spec{Name: "mongobench", CPU: "2", Memory: "1Gi", MetricsPort: 9100, CollectorImage: "busybox:1.37"}}
 	defs := k8sFlags(o)
 	fs := newFlagSet("k8s", defs)
-	if err := fs.parse(args); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			if fs.valueErr != nil {
-				return badInput{err}
-			}
-			return badInputf("k8s: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
-		}
-		o.help = true
+	help, bad := fs.refusal(fs.parse(args))
+	if bad != nil {
+		return bad
 	}
+	o.help = o.help || help
 	if o.help {
 		fmt.Fprintln(env.Stdout, k8sHelp())
 		return nil

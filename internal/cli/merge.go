@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,15 +54,11 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 	defs := mergeFlags(o)
 	fs := newFlagSet("merge", defs)
 	pos, err := fs.parseInterleaved(args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			o.help = true
-		} else if fs.valueErr != nil {
-			return badInput{err}
-		} else {
-			return badInputf("merge: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
-		}
+	help, bad := fs.refusal(err)
+	if bad != nil {
+		return bad
 	}
+	o.help = o.help || help
 	if o.help {
 		fmt.Fprintln(env.Stdout, mergeHelp())
 		return nil
