@@ -130,9 +130,10 @@ func (p PointFigures) Op(name string) OpEstimates {
 }
 
 // KneePoint is the point at x as knee detection takes it: the means of
-// throughput and p99 with the p99's confidence interval.
+// throughput and p99 with the p99's confidence interval, and the trials
+// its tests run on.
 func (p PointFigures) KneePoint(x float64) stats.Point {
-	pt := stats.Point{X: x, Throughput: p.Throughput.Mean()}
+	pt := stats.Point{X: x, Throughput: p.Throughput.Mean(), ThroughputTrials: p.Throughput.Values, P99Trials: p.P99.Values}
 	pt.P99, pt.P99Lo, pt.P99Hi = p.P99.Bounds()
 	return pt
 }

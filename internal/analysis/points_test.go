@@ -78,7 +78,14 @@ func TestSummarize(t *testing.T) {
 // TestKneeOf checks the knee's dimension and its sentence.
 func TestKneeOf(t *testing.T) {
 	t.Parallel()
-	saturating := []stats.Point{{X: 1, Throughput: 1000, P99: 500}, {X: 2, Throughput: 2000, P99: 550}, {X: 4, Throughput: 2050, P99: 1500}}
+	at := func(x float64, tput, p99 []float64) stats.Point {
+		return stats.Point{X: x, Throughput: (tput[0] + tput[1]) / 2, P99: (p99[0] + p99[1]) / 2, ThroughputTrials: tput, P99Trials: p99}
+	}
+	saturating := []stats.Point{
+		at(1, []float64{990, 1010}, []float64{490, 510}),
+		at(2, []float64{1990, 2010}, []float64{540, 560}),
+		at(4, []float64{2040, 2060}, []float64{1490, 1510}),
+	}
 	tests := []struct {
 		name  string
 		x     string
@@ -86,8 +93,8 @@ func TestKneeOf(t *testing.T) {
 		found bool
 		text  string
 	}{
-		{"threads", "threadcount", saturating, true, "knee: throughput saturates at ~2 threads (2000 ops/s)"},
-		{"connections", "mongodb.maxconnections", saturating, true, "knee: throughput saturates at ~2 connections"},
+		{"threads", "threadcount", saturating, true, "knee: throughput stops rising between 1 and 2 threads (2000 ops/s at 2)"},
+		{"connections", "mongodb.maxconnections", saturating, true, "knee: throughput stops rising between 1 and 2 connections"},
 		{"not a load dimension", "recordcount", saturating, false, "no knee: a knee is sought along threadcount, target or mongodb.maxconnections, and this sweep varies recordcount"},
 		{"nothing varied", "", saturating, false, "no knee: a knee is sought along threadcount, target or mongodb.maxconnections, and this sweep varies nothing"},
 		{"still rising", "threadcount", saturating[:2], false, "no knee: "},

@@ -85,7 +85,16 @@ type Comparison struct {
 	// Better, Worse and Same count the tested figures by verdict after
 	// Holm's correction; Untested those without a test.
 	Better, Worse, Same, Untested int
+	// Sensitivity is what the least sensitive of the throughput tests
+	// could tell: how large a difference could go unseen, and how many
+	// trials would see one of SensitivityGoal. OK is false when no
+	// throughput was tested.
+	Sensitivity stats.Sensitivity
 }
+
+// SensitivityGoal is the relative difference of throughput whose trials
+// a comparison names: "about 17 trials per side would detect ±10%".
+const SensitivityGoal = 0.10
 
 // DifferentError is the refusal to compare two configurations that did
 // different work.
@@ -150,9 +159,20 @@ func NewStudy(groups [][]Run, o StudyOptions) (*Study, error) {
 			descs = []string{""}
 		}
 		for k, kind := range c.Kinds {
-			c.Series = append(c.Series, newSeries(descs[k], kind.Runs, o.Latency, x, o.Knee))
+			c.Series = append(c.Series, newSeries(descs[k], kind.Runs, o.Latency))
 		}
 		s.Configs = append(s.Configs, c)
+	}
+	var all []*Series
+	for ci := range s.Configs {
+		for si := range s.Configs[ci].Series {
+			all = append(all, &s.Configs[ci].Series[si])
+		}
+	}
+	kneeOpts := o.Knee
+	kneeOpts.Alpha = KneeAlpha(o.Alpha, len(all))
+	for _, sr := range all {
+		sr.seekKnee(x, kneeOpts)
 	}
 	base := s.Configs[o.Baseline]
 	for i, c := range s.Configs {
@@ -223,6 +243,16 @@ func (s *Study) compare(base, c Config, ci int, ignore map[string]bool) (Compari
 		}
 	}
 	s.Notes = append(s.Notes, unmatched...)
+	for _, set := range cmp.Sets {
+		for _, r := range set.Rows {
+			if r.Op != "" || r.Figure != "throughput" {
+				continue
+			}
+			if sv := stats.SensitivityOf(r.A, r.B, s.Alpha, SensitivityGoal); sv.OK && (!cmp.Sensitivity.OK || sv.Detectable > cmp.Sensitivity.Detectable) {
+				cmp.Sensitivity = sv
+			}
+		}
+	}
 	return cmp, nil
 }
 
@@ -298,10 +328,8 @@ func testedP(r Row) float64 {
 }
 
 // Series of a configuration's kind: its runs point by point.
-func newSeries(kind string, runs []Run, latency LatencyKind, x string, knee stats.KneeOptions) Series {
+func newSeries(kind string, runs []Run, latency LatencyKind) Series {
 	sr := Series{Kind: kind}
-	var pts []stats.Point
-	allX := true
 	for _, p := range PointsOf(runs) {
 		at := RunsAt(runs, p)
 		sp := SeriesPoint{Label: p, Runs: at}
@@ -315,16 +343,39 @@ func newSeries(kind string, runs []Run, latency LatencyKind, x string, knee stat
 			}
 		}
 		sp.Figures = Summarize(fs)
-		if v, err := strconv.ParseFloat(sp.Values[x], 64); err == nil && len(fs) > 0 {
+		sr.Points = append(sr.Points, sp)
+	}
+	return sr
+}
+
+// seekKnee finds the series' knee along x, when every point has a value
+// of x and has trials that count.
+func (sr *Series) seekKnee(x string, opts stats.KneeOptions) {
+	var pts []stats.Point
+	allX := true
+	for i := range sr.Points {
+		sp := &sr.Points[i]
+		if v, err := strconv.ParseFloat(sp.Values[x], 64); err == nil && sp.Figures.Trials > 0 {
 			sp.X, sp.HasX = v, true
 			pts = append(pts, sp.Figures.KneePoint(v))
 		} else {
 			allX = false
 		}
-		sr.Points = append(sr.Points, sp)
 	}
 	if x != "" && allX && len(pts) > 1 {
-		sr.Knee = KneeOf(x, pts, knee)
+		sr.Knee = KneeOf(x, pts, opts)
 	}
-	return sr
+}
+
+// KneeAlpha is the level each knee of a study is tested at: the study's
+// level shared among its series (Bonferroni), so that the knees stated
+// together are backed at the study's level.
+func KneeAlpha(alpha float64, series int) float64 {
+	if !(alpha > 0 && alpha < 1) {
+		alpha = stats.DefaultAlpha
+	}
+	if series > 1 {
+		return alpha / float64(series)
+	}
+	return alpha
 }

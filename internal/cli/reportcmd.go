@@ -173,7 +173,7 @@ type reportInput struct {
 // sweeps in several groups or of two dimensions; the sweep when one
 // group holds the points of a sweep.
 func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, error) {
-	in := reportInput{Input: htmlreport.Input{Title: o.title, Version: Version}}
+	in := reportInput{Input: htmlreport.Input{Title: o.title, Version: Version, Alpha: o.alpha}}
 	seen := map[string]bool{}
 	var all []analysis.Run
 	for i, g := range groups {
@@ -217,9 +217,11 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 			}
 		}
 	}
-	in.Study = reportStudy(o.refs, groups, kind, o.knee)
+	knee := o.knee
+	knee.Alpha = o.alpha
+	in.Study = reportStudy(o.refs, groups, kind, knee)
 	if len(groups) == 1 && in.Study == nil {
-		sw, notes := reportSweep(all, kind, o.knee)
+		sw, notes := reportSweep(all, kind, knee)
 		in.Sweep = sw
 		in.notes = append(in.notes, notes...)
 	}
@@ -234,6 +236,9 @@ func reportComparison(refs []string, st *analysis.Study, i int) *htmlreport.Comp
 	cmp := st.Comparisons[i]
 	aName, bName := refs[st.Baseline], refs[cmp.Config]
 	c := &htmlreport.Comparison{A: aName, B: bName, Alpha: st.Alpha}
+	if cmp.Better+cmp.Worse == 0 {
+		c.Sensitivity = analysis.SensitivityText(cmp.Sensitivity)
+	}
 	if st.Tested > 1 {
 		c.Correction = "Holm"
 	}

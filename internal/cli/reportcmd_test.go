@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +23,22 @@ func sweepRuns(t *testing.T, varied []string, points []map[string]string, throug
 		m := &results.SweepMark{ID: "s1", Varied: varied, Point: p, Trial: 1}
 		res := resultstest.Results(t, resultstest.Spec{Throughput: throughput[i], LatencyUs: map[string]int64{"READ": baseUs[i]}, Mark: m})
 		runs = append(runs, analysis.NewRun(res, "synthetic", 0))
+	}
+	return runs
+}
+
+// trialRuns are the runs of a sweep whose every point ran one trial per
+// factor, each trial's throughput and latency scaled by its factor: the
+// spread the knee's tests need.
+func trialRuns(t *testing.T, varied []string, points []map[string]string, throughput []float64, baseUs []int64, factors ...float64) []analysis.Run {
+	t.Helper()
+	var runs []analysis.Run
+	for i, p := range points {
+		for k, f := range factors {
+			m := &results.SweepMark{ID: "s1", Varied: varied, Point: p, Trial: k + 1}
+			res := resultstest.Results(t, resultstest.Spec{Throughput: throughput[i] * f, LatencyUs: map[string]int64{"READ": int64(math.Round(float64(baseUs[i]) * f))}, Mark: m})
+			runs = append(runs, analysis.NewRun(res, "synthetic", 0))
+		}
 	}
 	return runs
 }
@@ -50,21 +67,32 @@ func TestReportSweep(t *testing.T) {
 	}{
 		{
 			name: "knee",
-			// 2 → 4 threads gains 2.5% while p99 triples: the knee is at 2.
+			// 2 → 4 threads still gains 2.5%, significantly with trials
+			// this steady; 4 → 8 gains nothing while p99 doubles: the knee
+			// lies between 2 and 4.
+			runs:     trialRuns(t, []string{"threadcount"}, threads("1", "2", "4", "8"), []float64{1000, 2000, 2050, 2040}, []int64{500, 550, 1500, 3000}, 0.99, 1, 1.01),
+			varied:   "threadcount",
+			xs:       []float64{1, 2, 4, 8},
+			labels:   []string{"", "", "", ""},
+			knee:     &htmlreport.KneeMark{X: 4},
+			sentence: "Knee: throughput stops rising between 2 and 4 threads (2050 ops/s at 4): later points add no significant throughput, while p99 grows 2.0× by 8 threads (p<0.001).",
+		},
+		{
+			// The same sweep with one trial per point: no knee stated.
+			name:     "knee untested",
 			runs:     sweepRuns(t, []string{"threadcount"}, threads("1", "2", "4", "8"), []float64{1000, 2000, 2050, 2040}, []int64{500, 550, 1500, 3000}),
 			varied:   "threadcount",
 			xs:       []float64{1, 2, 4, 8},
 			labels:   []string{"", "", "", ""},
-			knee:     &htmlreport.KneeMark{X: 2},
-			sentence: "Knee: throughput saturates at ~2 threads",
+			sentence: "No knee: with one trial per point no knee can be tested (throughput peaked at 2050 ops/s at 4 threads); repeat each point (--repeat 3)",
 		},
 		{
 			name:     "still rising",
-			runs:     sweepRuns(t, []string{"threadcount"}, threads("1", "2"), []float64{1000, 2000}, []int64{500, 510}),
+			runs:     trialRuns(t, []string{"threadcount"}, threads("1", "2"), []float64{1000, 2000}, []int64{500, 510}, 0.99, 1, 1.01),
 			varied:   "threadcount",
 			xs:       []float64{1, 2},
 			labels:   []string{"", ""},
-			sentence: "No knee: throughput still rising at the last point",
+			sentence: "No knee: throughput still rises significantly at the last point",
 		},
 		{
 			name: "matrix",
@@ -107,7 +135,7 @@ func TestReportSweep(t *testing.T) {
 				t.Fatalf("varied %q with %d points, want %q with %d", sw.Varied, len(sw.Points), tc.varied, len(tc.xs))
 			}
 			for i, p := range sw.Points {
-				if p.X != tc.xs[i] || p.Label != tc.labels[i] || p.Trials != 1 || p.Throughput <= 0 || p.P99us <= 0 {
+				if p.X != tc.xs[i] || p.Label != tc.labels[i] || p.Trials != len(tc.runs)/len(tc.xs) || p.Throughput <= 0 || p.P99us <= 0 {
 					t.Errorf("point %d: %+v, want X %g label %q", i, p, tc.xs[i], tc.labels[i])
 				}
 			}
@@ -174,8 +202,8 @@ func TestReportFiles(t *testing.T) {
 func TestReportStudy(t *testing.T) {
 	t.Parallel()
 	points := func(dims ...map[string]string) []map[string]string { return dims }
-	ssd := sweepRuns(t, []string{"threadcount"}, points(map[string]string{"threadcount": "1"}, map[string]string{"threadcount": "2"}, map[string]string{"threadcount": "4"}),
-		[]float64{1000, 2000, 2050}, []int64{500, 550, 1500})
+	ssd := trialRuns(t, []string{"threadcount"}, points(map[string]string{"threadcount": "1"}, map[string]string{"threadcount": "2"}, map[string]string{"threadcount": "4"}),
+		[]float64{1000, 2000, 2050}, []int64{500, 550, 1500}, 0.99, 1, 1.01)
 	essd := sweepRuns(t, []string{"threadcount"}, points(map[string]string{"threadcount": "1"}, map[string]string{"threadcount": "2"}, map[string]string{"threadcount": "4"}),
 		[]float64{900, 1900, 3000}, []int64{500, 520, 600})
 	matrix := sweepRuns(t, []string{"recordcount", "threadcount"},
@@ -211,7 +239,7 @@ func TestReportStudy(t *testing.T) {
 					t.Fatalf("line %d: %q with %d points, want %q with %d", i, s.Name, len(s.Points), tc.series[i], len(tc.xs))
 				}
 				for j, p := range s.Points {
-					if p.X != tc.xs[j] || p.Throughput != tc.throughput[s.Name][j] || len(p.Runs) != 1 || !(p.AvgUs > 0) {
+					if p.X != tc.xs[j] || math.Abs(p.Throughput-tc.throughput[s.Name][j]) > 1e-9*tc.throughput[s.Name][j] || len(p.Runs) != p.Trials || !(p.AvgUs > 0) {
 						t.Errorf("%s point %d: X %g throughput %g avg %g runs %d, want X %g throughput %g", s.Name, j, p.X, p.Throughput, p.AvgUs, len(p.Runs), tc.xs[j], tc.throughput[s.Name][j])
 					}
 				}

@@ -68,10 +68,12 @@ func reportStudy(refs []string, groups [][]analysis.Run, kind analysis.LatencyKi
 	if len(lines) < 2 {
 		return nil
 	}
-	st := &htmlreport.Study{Varied: x, SeriesBy: "configuration"}
+	st := &htmlreport.Study{Varied: x, SeriesBy: "configuration", Alpha: knee.Alpha}
 	if len(groups) == 1 {
 		st.SeriesBy = strings.Join(others, ", ")
 	}
+	// The lines' knees are stated together: they share the level.
+	knee.Alpha = analysis.KneeAlpha(knee.Alpha, len(lines))
 	for _, l := range lines {
 		s := htmlreport.StudySeries{Name: l.name}
 		var kneePts []stats.Point
@@ -114,6 +116,7 @@ func sweepPointOf(fs []analysis.Figures, runs []*results.Results) (htmlreport.Sw
 		}
 	}
 	sp.AvgUs, sp.AvgLo, sp.AvgHi = analysis.MeanAndCI(avg)
+	sp.ThroughputTrials, sp.P99Trials, sp.AvgTrials = pf.Throughput.Values, pf.P99.Values, avg
 	for name, o := range pf.Ops {
 		if o.HasLatency() {
 			of := htmlreport.OpFigures{AvgUs: o.Avg.Mean()}

@@ -216,7 +216,11 @@ func (pr *sweepPrinter) TrialDone(p *sweep.Point, t sweep.Trial, err error) {
 func (pr *sweepPrinter) PointDone(p *sweep.Point, trials []sweep.Trial) { pr.table.meanRow(p, trials) }
 
 func (pr *sweepPrinter) SeriesDone(sr *sweep.Series, done []sweep.PointResult) {
-	if k := knee(pr.plan.X, pr.o.knee, sr, done); k != "" {
+	// The knees of a sweep's series are stated together: they share its
+	// significance level.
+	opts := pr.o.knee
+	opts.Alpha = analysis.KneeAlpha(0, len(pr.plan.Series))
+	if k := knee(pr.plan.X, opts, sr, done); k != "" {
 		pr.knees = append(pr.knees, k)
 	}
 }

@@ -105,7 +105,10 @@ func FuzzKnee(f *testing.F) {
 		xs := floats(data)
 		var pts []Point
 		for i := 0; i+2 < len(xs); i += 3 {
-			pts = append(pts, Point{X: xs[i], Throughput: xs[i+1], P99: xs[i+2]})
+			// Each point's trials scatter around its figures, so that the
+			// tests behind Knee run on the fuzzed values.
+			pts = append(pts, Point{X: xs[i], Throughput: xs[i+1], P99: xs[i+2],
+				ThroughputTrials: []float64{xs[i+1] * 0.99, xs[i+1] * 1.01}, P99Trials: []float64{xs[i+2] * 0.98, xs[i+2] * 1.02}})
 		}
 		opts := KneeOptions{MinThroughputGain: gain, MinLatencyGrowth: growth, MaxX: 64}
 		r := Knee(pts, opts)
@@ -113,7 +116,10 @@ func FuzzKnee(f *testing.F) {
 			if r.Index < 0 || r.Index+1 >= len(pts) || r.Summary == "" || r.NoKneeReason != "" {
 				t.Fatalf("Knee(%v) = %+v", pts, r)
 			}
-			if isNaN(r.StepGain, r.StepLatencyGrowth, r.LatencyFactor, r.ThroughputGain) {
+			if r.HasFrom && r.From.X >= r.Knee.X {
+				t.Fatalf("Knee(%v) lies from %g to %g", pts, r.From.X, r.Knee.X)
+			}
+			if isNaN(r.LatencyFactor, r.ThroughputGain, r.LatencyP) {
 				t.Fatalf("Knee(%v) has a NaN: %+v", pts, r)
 			}
 		} else if r.Index != -1 || r.NoKneeReason == "" {

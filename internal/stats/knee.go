@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // Point is one run of a sweep.
@@ -14,6 +15,10 @@ type Point struct {
 	// P99Lo and P99Hi bound the 95% confidence interval of P99 over a
 	// point's trials; equal to P99 (or both 0) when it had one trial.
 	P99Lo, P99Hi float64
+	// ThroughputTrials and P99Trials are the point's figures in each of
+	// its trials: what Knee tests. With fewer than 2 a point cannot be
+	// tested, and Knee states no knee.
+	ThroughputTrials, P99Trials []float64
 }
 
 // Defaults of KneeOptions.
@@ -37,6 +42,10 @@ type KneeOptions struct {
 	XLabel string
 	// MaxX bounds the automatic sweep of NextAutoStep (default 1024).
 	MaxX float64
+	// Alpha is the significance level of Knee's tests (default 0.05). A
+	// study that seeks the knees of several series divides its level
+	// among them, so that the knees stated together keep it.
+	Alpha float64
 }
 
 func (o KneeOptions) withDefaults() KneeOptions {
@@ -52,6 +61,9 @@ func (o KneeOptions) withDefaults() KneeOptions {
 	if !(o.MaxX > 0) {
 		o.MaxX = DefaultMaxX
 	}
+	if !(o.Alpha > 0 && o.Alpha < 1) {
+		o.Alpha = DefaultAlpha
+	}
 	return o
 }
 
@@ -60,20 +72,25 @@ type KneeResult struct {
 	Found bool
 	// Index is the knee's position in the points sorted by X; -1 if none.
 	Index int
-	// Knee is the knee point, Next the one after it (the step that showed
-	// saturation) and Last the last point of the sweep.
+	// Knee is the knee point: the first from which no later point has
+	// significantly higher throughput; Next the point after it, the first
+	// beyond the knee. Last is the last point of the sweep.
 	Knee, Next, Last Point
-	// StepGain and StepLatencyGrowth are the relative changes of
-	// throughput and p99 from Knee to Next.
-	StepGain, StepLatencyGrowth float64
+	// From is where the knee may lie from: the last point before Knee
+	// whose throughput is significantly below Knee's. The knee lies
+	// between From.X and Knee.X; HasFrom is false when no earlier point
+	// is significantly slower (the knee lies at or before Knee.X).
+	From    Point
+	HasFrom bool
 	// LatencyFactor is Last.P99 / Knee.P99 and ThroughputGain is
-	// Last.Throughput / Knee.Throughput − 1: what going beyond the knee costs
-	// and brings.
+	// Last.Throughput / Knee.Throughput − 1: what going beyond the knee
+	// costs and brings. LatencyP is the p-value of the test that p99 at
+	// Last is higher than at Knee.
 	LatencyFactor, ThroughputGain float64
-	// Uncertain is set when the p99 growth that marks the knee lies within
-	// the noise of the trials: the confidence intervals of p99 at Knee and
-	// Next overlap. Summary then says so.
-	Uncertain bool
+	LatencyP                      float64
+	// Untested is set when a point had fewer than 2 trials: no knee can
+	// be stated then, and NoKneeReason says how many trials would tell.
+	Untested bool
 	// Summary is the sentence stating the knee; NoKneeReason says why none
 	// was found.
 	Summary      string
@@ -88,15 +105,24 @@ func (r KneeResult) String() string {
 	return "no knee: " + r.NoKneeReason
 }
 
-// Knee finds where a sweep saturates: the first point after which
-// throughput rises by less than MinThroughputGain while p99 latency rises
-// by more than MinLatencyGrowth, comparing each step i → i+1.
+// MinKneeTrials is how many trials each point of a sweep needs before
+// Knee tests it; the sentences that say a knee cannot be told ask for it.
+const MinKneeTrials = 3
+
+// Knee finds where a sweep saturates, and states it only where the
+// trials back it: the knee is the first point from which no later point
+// has significantly higher throughput, while p99 at the last point is
+// significantly higher than at the knee (and by more than
+// MinLatencyGrowth). Each test is Welch's at opts.Alpha on the points'
+// trials. Where the knee lies is an interval, not a point: from the last
+// earlier point whose throughput is significantly below the knee's, to
+// the knee.
 //
-// One noisy run must not end a sweep early, so a candidate knee is kept
-// only if no later point beats its throughput by more than
-// MinThroughputGain: a dip that the sweep climbs out of was noise, not
-// saturation. The last point can never be the knee, since nothing shows
-// what lies beyond it.
+// A sweep whose points had a single trial states no knee: one run per
+// point cannot tell a stall from noise, and three identical sweeps would
+// put the knee in three places. Neither does a sweep still rising
+// significantly at its last point, nor one whose latency does not grow
+// significantly once throughput stops rising.
 //
 // points need not be sorted; they must have distinct, finite X and
 // positive, finite throughput and p99 (otherwise no knee is reported, with
@@ -115,65 +141,138 @@ func Knee(points []Point, opts KneeOptions) KneeResult {
 		return r
 	}
 	r.Last = pts[n-1]
+	peak := 0
+	var single []string
+	for i, p := range pts {
+		if p.Throughput > pts[peak].Throughput {
+			peak = i
+		}
+		if len(p.ThroughputTrials) < 2 || len(p.P99Trials) < 2 {
+			single = append(single, formatX(p.X))
+		}
+	}
+	if len(single) > 0 {
+		r.Untested = true
+		at := "one trial per point"
+		if len(single) < n {
+			at = "one trial at " + joinAnd(single) + " " + opts.XLabel
+		}
+		r.NoKneeReason = fmt.Sprintf("with %s no knee can be tested (throughput peaked at %s ops/s at %s %s); repeat each point (--repeat %d) to test where throughput stops rising",
+			at, formatOps(pts[peak].Throughput), formatX(pts[peak].X), opts.XLabel, MinKneeTrials)
+		return r
+	}
+	// higher(i, j): point j's throughput is significantly above point i's.
+	higher := func(i, j int) bool {
+		return Verdict(pts[i].ThroughputTrials, pts[j].ThroughputTrials, opts.Alpha, true).Kind == Better
+	}
+	// The knee is the first point that no later point beats: not
+	// significantly, and not by MinThroughputGain in the means either, so
+	// that one noisy point whose wide trials no test can beat does not
+	// pass for a plateau its neighbours stand well above.
+	k := n - 1
+	for i := 0; i < n-1 && k == n-1; i++ {
+		beaten := false
+		for j := i + 1; j < n && !beaten; j++ {
+			beaten = higher(i, j) || pts[j].Throughput > pts[i].Throughput*(1+opts.MinThroughputGain)
+		}
+		if !beaten {
+			k = i
+		}
+	}
+	if k == n-1 {
+		prev := pts[n-2]
+		v := Verdict(prev.ThroughputTrials, r.Last.ThroughputTrials, opts.Alpha, true)
+		change := fmt.Sprintf("%s from %s to %s", signedPercent(100*(r.Last.Throughput/prev.Throughput-1)), formatX(prev.X), xText(r.Last.X, opts.XLabel))
+		if v.Kind == Better {
+			r.NoKneeReason = fmt.Sprintf("throughput still rises significantly at the last point: %s (%s)", change, PText(v.P))
+		} else {
+			r.NoKneeReason = fmt.Sprintf("throughput may still be rising (%s) but the trials cannot tell it from noise (%s); repeat each point more (--repeat) to tell", change, PText(v.P))
+		}
+		return r
+	}
+	knee := pts[k]
+	growth := r.Last.P99 / knee.P99
+	lat := Verdict(knee.P99Trials, r.Last.P99Trials, opts.Alpha, false)
+	if lat.Kind == Worse && growth-1 <= opts.MinLatencyGrowth {
+		r.NoKneeReason = fmt.Sprintf("throughput rises no further after %s, and p99 grows %s by %s (%s), not the more than %s that marks saturation",
+			xText(knee.X, opts.XLabel), signedPercent(100*(growth-1)), xText(r.Last.X, opts.XLabel), PText(lat.P), signedPercent(100*opts.MinLatencyGrowth))
+		return r
+	}
+	if lat.Kind != Worse {
+		r.NoKneeReason = fmt.Sprintf("throughput rises no further after %s, but p99 does not grow significantly beyond it (%s by %s, %s): nothing shows saturation",
+			xText(knee.X, opts.XLabel), signedPercent(100*(growth-1)), xText(r.Last.X, opts.XLabel), PText(lat.P))
+		return r
+	}
+	r.Found, r.Index, r.Knee, r.Next = true, k, knee, pts[k+1]
+	r.LatencyFactor, r.LatencyP = growth, lat.P
+	r.ThroughputGain = r.Last.Throughput/knee.Throughput - 1
+	for i := k - 1; i >= 0; i-- {
+		if higher(i, k) {
+			r.From, r.HasFrom = pts[i], true
+			break
+		}
+	}
+	var where string
+	switch {
+	case k == 0:
+		where = fmt.Sprintf("throughput does not rise beyond %s (%s ops/s)", xText(knee.X, opts.XLabel), formatOps(knee.Throughput))
+	case r.HasFrom:
+		where = fmt.Sprintf("throughput stops rising between %s and %s %s (%s ops/s at %s)", formatX(r.From.X), formatX(knee.X), opts.XLabel, formatOps(knee.Throughput), formatX(knee.X))
+	default:
+		where = fmt.Sprintf("throughput stops rising at or before %s (%s ops/s)", xText(knee.X, opts.XLabel), formatOps(knee.Throughput))
+	}
+	r.Summary = fmt.Sprintf("%s: later points add no significant throughput, while p99 grows %.1f× by %s (%s)",
+		where, growth, xText(r.Last.X, opts.XLabel), PText(lat.P))
+	return r
+}
 
-	// suffixMax[i] is the highest throughput at or after point i.
+// PText quotes a p-value: "p=0.003", "p<0.001".
+func PText(p float64) string {
+	switch {
+	case p < 0.001:
+		return "p<0.001"
+	case p < 0.01:
+		return fmt.Sprintf("p=%.3f", p)
+	}
+	return fmt.Sprintf("p=%.2f", p)
+}
+
+// joinAnd is "1", "1 and 2", "1, 2 and 4".
+func joinAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	out := xs[0]
+	for _, x := range xs[1 : len(xs)-1] {
+		out += ", " + x
+	}
+	return out + " and " + xs[len(xs)-1]
+}
+
+// stepKnee is the knee an automatic sweep steps towards, from the means
+// alone: the first point after which throughput rises by less than
+// MinThroughputGain while p99 rises by more than MinLatencyGrowth, unless
+// a later point beats its throughput by more than MinThroughputGain (a
+// dip the sweep climbs out of was noise). It decides when to stop adding
+// points, never what is stated: that is Knee's, on the trials.
+func stepKnee(pts []Point, opts KneeOptions) (index int, found bool) {
+	n := len(pts)
 	suffixMax := make([]float64, n+1)
 	for i := n - 1; i >= 0; i-- {
 		suffixMax[i] = math.Max(suffixMax[i+1], pts[i].Throughput)
 	}
-	rejected := -1 // first candidate taken for noise
 	for i := 0; i+1 < n; i++ {
 		gain := pts[i+1].Throughput/pts[i].Throughput - 1
 		growth := pts[i+1].P99/pts[i].P99 - 1
-		if !(gain < opts.MinThroughputGain && growth > opts.MinLatencyGrowth) {
-			continue
+		if gain < opts.MinThroughputGain && growth > opts.MinLatencyGrowth &&
+			suffixMax[i+1] <= pts[i].Throughput*(1+opts.MinThroughputGain) {
+			return i, true
 		}
-		if suffixMax[i+1] > pts[i].Throughput*(1+opts.MinThroughputGain) {
-			if rejected < 0 {
-				rejected = i
-			}
-			continue
-		}
-		r.Found = true
-		r.Index = i
-		r.Knee, r.Next = pts[i], pts[i+1]
-		r.StepGain, r.StepLatencyGrowth = gain, growth
-		r.LatencyFactor = r.Last.P99 / r.Knee.P99
-		r.ThroughputGain = r.Last.Throughput/r.Knee.Throughput - 1
-		r.Summary = fmt.Sprintf("throughput saturates at ~%s %s (%s ops/s); beyond it p99 grows %.1f× for %s throughput",
-			formatX(r.Knee.X), opts.XLabel, formatOps(r.Knee.Throughput), r.LatencyFactor, moreOrLess(r.ThroughputGain))
-		if p99Overlap(r.Knee, r.Next) {
-			r.Uncertain = true
-			r.Summary += fmt.Sprintf(", but the 95%% confidence intervals of p99 at %s and %s %s overlap: more trials (--repeat) would place the knee surely",
-				formatX(r.Knee.X), formatX(r.Next.X), opts.XLabel)
-		}
-		return r
 	}
-
-	prev := pts[n-2]
-	gain := r.Last.Throughput/prev.Throughput - 1
-	if gain >= opts.MinThroughputGain {
-		r.NoKneeReason = fmt.Sprintf("throughput still rising at the last point: %s from %s to %s %s",
-			signedPercent(100*gain), formatX(prev.X), formatX(r.Last.X), opts.XLabel)
-	} else {
-		// The last step is flat; had p99 jumped it would be a knee (nothing
-		// follows it to take it back), so latency stayed put.
-		growth := r.Last.P99/prev.P99 - 1
-		r.NoKneeReason = fmt.Sprintf("throughput levels off (%s from %s to %s %s) but p99 grows only %s, not the more than %s that marks saturation",
-			signedPercent(100*gain), formatX(prev.X), formatX(r.Last.X), opts.XLabel, signedPercent(100*growth), signedPercent(100*opts.MinLatencyGrowth))
-	}
-	if rejected >= 0 {
-		k := rejected
-		best := k + 1
-		for j := k + 1; j < n; j++ {
-			if pts[j].Throughput > pts[best].Throughput {
-				best = j
-			}
-		}
-		r.NoKneeReason += fmt.Sprintf("; the stall at %s %s was noise: throughput rose %s beyond it by %s %s",
-			formatX(pts[k].X), opts.XLabel, signedPercent(100*(pts[best].Throughput/pts[k].Throughput-1)), formatX(pts[best].X), opts.XLabel)
-	}
-	return r
+	return -1, false
 }
 
 // NextAutoStep drives an automatic sweep ("--vary threadcount=auto"): X
@@ -192,7 +291,7 @@ func NextAutoStep(points []Point, opts KneeOptions) (nextX float64, done bool) {
 	if len(pts) == 0 {
 		return math.Min(1, opts.MaxX), false
 	}
-	if k := Knee(pts, opts); k.Found && len(pts) >= k.Index+3 {
+	if k, found := stepKnee(pts, opts); found && len(pts) >= k+3 {
 		return 0, true
 	}
 	last := pts[len(pts)-1].X
@@ -228,6 +327,15 @@ func sortedValid(points []Point, opts KneeOptions) ([]Point, string) {
 
 func formatX(x float64) string { return fmt.Sprintf("%g", x) }
 
+// xText is a value of the sweep's dimension with its name: "4 threads",
+// "1 thread".
+func xText(x float64, label string) string {
+	if x == 1 && (label == "threads" || label == "connections" || label == "clients") {
+		label = strings.TrimSuffix(label, "s")
+	}
+	return formatX(x) + " " + label
+}
+
 // formatOps prints throughput as whole operations per second, with
 // significant digits instead once it is below 100.
 func formatOps(v float64) string {
@@ -235,43 +343,6 @@ func formatOps(v float64) string {
 		return fmt.Sprintf("%.0f", v)
 	}
 	return fmt.Sprintf("%.3g", v)
-}
-
-// moreOrLess states a relative throughput change as the sentence shows
-// it, rounded to whole percent. A change that rounds to 0 is stated as
-// none: "0% less" would read as a loss that the figures do not show.
-func moreOrLess(gain float64) string {
-	pct := fmt.Sprintf("%.0f", math.Abs(100*gain))
-	switch {
-	case pct == "0":
-		return "no more"
-	case gain < 0:
-		return pct + "% less"
-	}
-	return pct + "% more"
-}
-
-// p99Overlap reports whether the p99 confidence intervals of two points,
-// at least one of them from several trials, overlap: the rise between them
-// may then be noise.
-func p99Overlap(a, b Point) bool {
-	known := func(p Point) bool { return p.P99Hi > p.P99Lo }
-	if !known(a) && !known(b) {
-		return false
-	}
-	lo := func(p Point) float64 {
-		if known(p) {
-			return p.P99Lo
-		}
-		return p.P99
-	}
-	hi := func(p Point) float64 {
-		if known(p) {
-			return p.P99Hi
-		}
-		return p.P99
-	}
-	return lo(a) <= hi(b) && lo(b) <= hi(a)
 }
 
 // signedPercent prints a change in percent with its sign, "+12%"; a change

@@ -17,7 +17,10 @@ func sweep(xs, ops, p99 []float64) []Point {
 
 var threads = []float64{1, 2, 4, 8, 16, 32, 64}
 
-func TestKnee(t *testing.T) {
+// TestStepKnee checks the means-only knee that an automatic sweep steps
+// towards; the text is what the rule would have said, kept to name each
+// case.
+func TestStepKnee(t *testing.T) {
 	t.Parallel()
 	clear := sweep(threads,
 		[]float64{1000, 1950, 3800, 7200, 7400, 7450, 7300},
@@ -182,87 +185,16 @@ func TestKnee(t *testing.T) {
 			found: true, index: 1,
 			text: "throughput saturates at ~2 threads (24.2 ops/s); beyond it p99 grows 5.0× for 1% more throughput",
 		},
-		{
-			name:   "one point",
-			points: sweep([]float64{4}, []float64{1000}, []float64{100}),
-			text:   "need at least 2 points to find a knee, have 1",
-		},
-		{
-			name: "no points",
-			text: "need at least 2 points to find a knee, have 0",
-		},
-		{
-			name:   "a run without throughput",
-			points: sweep([]float64{1, 2, 4}, []float64{1000, 0, 2000}, []float64{100, 100, 100}),
-			text:   "the point at 2 threads has throughput 0; need a positive finite value",
-		},
-		{
-			name:   "a run without p99",
-			points: sweep([]float64{1, 2}, []float64{1000, 2000}, []float64{100, math.NaN()}),
-			text:   "the point at 2 threads has p99 NaN; need a positive finite value",
-		},
-		{
-			name:   "repeated X",
-			points: sweep([]float64{1, 2, 2}, []float64{1000, 2000, 2100}, []float64{100, 100, 100}),
-			text:   "two points at 2 threads; use one point per value (the mean of repeated runs)",
-		},
-		{
-			name:   "infinite X",
-			points: sweep([]float64{1, math.Inf(1)}, []float64{1000, 2000}, []float64{100, 100}),
-			text:   "a point has threads = +Inf; need a finite value",
-		},
 	}
 	for _, tc := range tests {
-		r := Knee(tc.points, tc.opts)
-		if r.Found != tc.found || r.Index != map[bool]int{true: tc.index, false: -1}[tc.found] {
-			t.Errorf("%s: Found = %v, Index = %d; want %v, %d (%s)", tc.name, r.Found, r.Index, tc.found, tc.index, r)
-			continue
+		pts, reason := sortedValid(tc.points, tc.opts.withDefaults())
+		if reason != "" {
+			t.Fatalf("%s: %s", tc.name, reason)
 		}
-		got := r.NoKneeReason
-		if r.Found {
-			got = r.Summary
-			if r.NoKneeReason != "" {
-				t.Errorf("%s: a found knee has a NoKneeReason %q", tc.name, r.NoKneeReason)
-			}
-		} else if r.Summary != "" {
-			t.Errorf("%s: no knee but a Summary %q", tc.name, r.Summary)
+		index, found := stepKnee(pts, tc.opts.withDefaults())
+		if found != tc.found || (found && index != tc.index) {
+			t.Errorf("%s (%s): stepKnee = %d, %v; want %d, %v", tc.name, tc.text, index, found, tc.index, tc.found)
 		}
-		if got != tc.text {
-			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.text)
-		}
-	}
-}
-
-// The figures behind the sentence, for the clear knee.
-func TestKneeFigures(t *testing.T) {
-	t.Parallel()
-	pts := sweep(threads,
-		[]float64{1000, 1950, 3800, 7200, 7400, 7450, 7300},
-		[]float64{900, 950, 1000, 1200, 2600, 5200, 11000})
-	r := Knee(pts, KneeOptions{})
-	want := KneeResult{
-		Found: true, Index: 3,
-		Knee: pts[3], Next: pts[4], Last: pts[6],
-		// From the points, so that the arithmetic is float64's, not the
-		// exact arithmetic of Go constants.
-		StepGain: pts[4].Throughput/pts[3].Throughput - 1, StepLatencyGrowth: pts[4].P99/pts[3].P99 - 1,
-		LatencyFactor: pts[6].P99 / pts[3].P99, ThroughputGain: pts[6].Throughput/pts[3].Throughput - 1,
-		Summary: r.Summary,
-	}
-	if r != want {
-		t.Errorf("Knee = %#v\nwant %#v", r, want)
-	}
-	if r.String() != r.Summary {
-		t.Errorf("String() = %q, want the summary", r.String())
-	}
-	if s := Knee(pts[:2], KneeOptions{}).String(); s != "no knee: throughput still rising at the last point: +95% from 1 to 2 threads" {
-		t.Errorf("String() without a knee = %q", s)
-	}
-	// Knee works on a copy: the caller's order is left alone.
-	shuffled := []Point{pts[2], pts[0], pts[1]}
-	Knee(shuffled, KneeOptions{})
-	if shuffled[0] != pts[2] {
-		t.Errorf("Knee reordered its input")
 	}
 }
 
@@ -323,49 +255,8 @@ func TestAutoSweep(t *testing.T) {
 	if want := []float64{1, 2, 4, 8, 16, 32}; !slices.Equal(visited, want) {
 		t.Errorf("visited %v, want %v", visited, want)
 	}
-	if r := Knee(pts, KneeOptions{}); !r.Found || r.Knee.X != 8 {
-		t.Errorf("Knee = %s, want 8 threads", r)
-	}
-}
-
-// TestKneeWithinNoise: a knee whose p99 rise lies inside the trials'
-// confidence intervals is still named (the means say so) but flagged, and
-// the sentence says more trials are needed.
-func TestKneeWithinNoise(t *testing.T) {
-	t.Parallel()
-	const plain = "throughput saturates at ~8 threads (7200 ops/s); beyond it p99 grows 9.2× for 1% more throughput"
-	withCI := func(kneeLo, kneeHi, nextLo, nextHi float64) []Point {
-		pts := sweep(threads,
-			[]float64{1000, 1950, 3800, 7200, 7400, 7450, 7300},
-			[]float64{900, 950, 1000, 1200, 2600, 5200, 11000})
-		pts[3].P99Lo, pts[3].P99Hi = kneeLo, kneeHi
-		pts[4].P99Lo, pts[4].P99Hi = nextLo, nextHi
-		return pts
-	}
-	tests := []struct {
-		name      string
-		points    []Point
-		uncertain bool
-	}{
-		{"one trial per point", withCI(0, 0, 0, 0), false},
-		{"degenerate intervals", withCI(1200, 1200, 2600, 2600), false},
-		{"intervals apart", withCI(1000, 1400, 2000, 3200), false},
-		{"intervals touch", withCI(1000, 2000, 2000, 3200), true},
-		{"intervals overlap", withCI(500, 3000, 1500, 4000), true},
-		{"next's interval reaches the knee's p99", withCI(0, 0, 1100, 4000), true},
-	}
-	for _, tc := range tests {
-		r := Knee(tc.points, KneeOptions{})
-		if !r.Found || r.Index != 3 {
-			t.Fatalf("%s: %+v", tc.name, r)
-		}
-		want := plain
-		if tc.uncertain {
-			want += ", but the 95% confidence intervals of p99 at 8 and 16 threads overlap: more trials (--repeat) would place the knee surely"
-		}
-		if r.Uncertain != tc.uncertain || r.Summary != want {
-			t.Errorf("%s: Uncertain %v, Summary %q; want %v, %q", tc.name, r.Uncertain, r.Summary, tc.uncertain, want)
-		}
+	if k, found := stepKnee(pts, KneeOptions{}.withDefaults()); !found || pts[k].X != 8 {
+		t.Errorf("stepKnee = %d, %v; want 8 threads", k, found)
 	}
 }
 
