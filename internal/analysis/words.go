@@ -85,3 +85,32 @@ func plural(n int, word string) string {
 	}
 	return strconv.Itoa(n) + " " + word + "s"
 }
+
+// SensitivityText says what a comparison without a significant
+// difference could have told: "with 2 trials per side, throughput
+// differences smaller than about ±38% cannot be told from the run-to-run
+// noise (80% power); about 17 trials per side would detect ±10%". ""
+// when nothing was tested.
+func SensitivityText(s stats.Sensitivity) string {
+	if !s.OK {
+		return ""
+	}
+	t := fmt.Sprintf("with %s per side, throughput differences smaller than about ±%s cannot be told from the run-to-run noise (%.0f%% power)",
+		plural(s.Trials, "trial"), pct(s.Detectable), 100*stats.DefaultPower)
+	switch {
+	case s.Detectable <= s.Goal:
+	case s.TrialsForGoal > 0:
+		t += fmt.Sprintf("; about %d trials per side would detect ±%s", s.TrialsForGoal, pct(s.Goal))
+	default:
+		t += fmt.Sprintf("; even %d trials per side would not detect ±%s: the runs vary too much, so steady them first (warm-up, a quieter host)", stats.MaxSensitivityTrials, pct(s.Goal))
+	}
+	return t
+}
+
+// pct is a fraction as a rounded percentage: "38%", "1.5%".
+func pct(f float64) string {
+	if f < 0.1 {
+		return strconv.FormatFloat(100*f, 'g', 2, 64) + "%"
+	}
+	return strconv.FormatFloat(math.Round(100*f), 'f', 0, 64) + "%"
+}

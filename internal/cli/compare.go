@@ -274,10 +274,20 @@ func verdictLine(st *analysis.Study, c analysis.Comparison) string {
 	if c.Better+c.Worse+c.Same == 0 {
 		return "verdict: no verdict possible: each figure needs at least 2 runs on each side"
 	}
-	s := fmt.Sprintf("verdict: %s against %s is significantly better in %s, worse in %s, not significantly different in %s (alpha %g)",
-		name, base, plural(c.Better, "figure"), plural(c.Worse, "figure"), plural(c.Same, "figure"), st.Alpha)
+	var s string
+	if c.Better+c.Worse == 0 {
+		s = fmt.Sprintf("verdict: no significant difference between %s and %s: %s tested (alpha %g)", name, base, plural(c.Same, "figure"), st.Alpha)
+	} else {
+		s = fmt.Sprintf("verdict: %s against %s is significantly better in %s, worse in %s, not significantly different in %s (alpha %g)",
+			name, base, plural(c.Better, "figure"), plural(c.Worse, "figure"), plural(c.Same, "figure"), st.Alpha)
+	}
 	if c.Untested > 0 {
 		s += fmt.Sprintf("; %s without a verdict", plural(c.Untested, "figure"))
+	}
+	if c.Better+c.Worse == 0 {
+		if t := analysis.SensitivityText(c.Sensitivity); t != "" {
+			s += "; " + t
+		}
 	}
 	return s
 }

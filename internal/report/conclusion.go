@@ -89,7 +89,11 @@ func comparisonConclusion(cv *conclusionView, cs []*Comparison) {
 		case ctested == 0:
 			cv.Findings = append(cv.Findings, fmt.Sprintf("No difference between %s and %s can be called significant: with a single run on a side there is no test. Repeat the runs (sweep --repeat 3) to test them.", b, a))
 		case csig == 0:
-			cv.Findings = append(cv.Findings, fmt.Sprintf("No difference between %s and %s is significant: %s compared at %s.", b, a, plural(ctested, "figure"), alphaText(c.Alpha)))
+			f := fmt.Sprintf("No difference between %s and %s is significant: %s compared at %s.", b, a, plural(ctested, "figure"), alphaText(c.Alpha))
+			if c.Sensitivity != "" {
+				f += " " + capitalize(c.Sensitivity) + "."
+			}
+			cv.Findings = append(cv.Findings, f)
 		}
 	}
 	sort.SliceStable(sig, func(i, j int) bool { return math.Abs(sig[i].r.RelDiff) > math.Abs(sig[j].r.RelDiff) })

@@ -30,6 +30,9 @@ type Input struct {
 	// Configurations are the groups of runs a comparison or study sets
 	// side by side, the baseline first: their sizes are tabled.
 	Configurations []Configuration
+	// Alpha is the page's significance level, for the captions that rank
+	// configurations outside a comparison's verdicts; 0 means 0.05.
+	Alpha float64
 	// Study, when set, draws several configurations over one swept
 	// setting: one line each on the overlay charts.
 	Study *Study
@@ -78,6 +81,10 @@ type SweepPoint struct {
 	// PerOp holds the latency figures of each operation ("READ").
 	PerOp  map[string]OpFigures
 	Trials int
+	// ThroughputTrials, AvgTrials and P99Trials are the figures of each
+	// trial: what a caption tests before it calls one line better than
+	// another.
+	ThroughputTrials, AvgTrials, P99Trials []float64
 	// Runs are the trials counted at the point, for the regime table (the
 	// sizes, cache and disk figures each results file holds); may be nil.
 	Runs []*results.Results
@@ -93,6 +100,9 @@ type Study struct {
 	SeriesBy string
 	// Series are the lines, the baseline first.
 	Series []StudySeries
+	// Alpha is the page's significance level, which the captions that
+	// rank the lines share among themselves; 0 means 0.05.
+	Alpha float64
 }
 
 // StudySeries is one configuration's points, knee and knee sentence.
@@ -133,6 +143,10 @@ type Comparison struct {
 	// Notes say what the comparison left out, separated, or allowed to
 	// differ between the groups; each is shown above the figures.
 	Notes []string
+	// Sensitivity says, when nothing is significant, how large a
+	// difference the trials could have missed and how many would tell
+	// ("with 2 trials per side, throughput differences smaller than …").
+	Sensitivity string
 }
 
 // CompareRow is one figure of one operation in both groups. Lo and Hi bound

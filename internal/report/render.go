@@ -256,7 +256,7 @@ func build(in *Input) (*page, error) {
 	}
 	if len(in.Configurations) > 1 {
 		p.Sizes = sizesTable(in.Configurations)
-		if p.Tasks = buildTasks(in.Configurations); p.Tasks != nil {
+		if p.Tasks = buildTasks(in.Configurations, in.Alpha); p.Tasks != nil {
 			p.Nav = append(p.Nav, navItem{"tasks", "Single runs"})
 		}
 		// What the configurations' single runs and sizes say belongs with

@@ -5,6 +5,9 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
+
+	"github.com/mongobench/mongobench/internal/stats"
 )
 
 // studyView is the section of a study: the overlay charts, the pivot
@@ -58,6 +61,7 @@ func buildStudy(st *Study) *studyView {
 	type figure struct {
 		id, what, yLabel string
 		get              func(SweepPoint) (v, lo, hi float64)
+		trials           func(SweepPoint) []float64
 		knee             func(KneeMark) float64
 		format           func(float64) string
 		latency          bool
@@ -65,14 +69,21 @@ func buildStudy(st *Study) *studyView {
 	figures := []figure{
 		{"study-throughput", "Throughput", "operations per second",
 			func(p SweepPoint) (float64, float64, float64) { return p.Throughput, p.ThroughputLo, p.ThroughputHi },
+			func(p SweepPoint) []float64 { return p.ThroughputTrials },
 			func(k KneeMark) float64 { return k.Throughput }, formatRate, false},
 		{"study-average", "Average latency", "average latency",
 			func(p SweepPoint) (float64, float64, float64) { return p.AvgUs, p.AvgLo, p.AvgHi },
+			func(p SweepPoint) []float64 { return p.AvgTrials },
 			nil, formatLatency, true},
 		{"study-p99", "p99 latency", "p99 latency",
 			func(p SweepPoint) (float64, float64, float64) { return p.P99us, p.P99Lo, p.P99Hi },
+			func(p SweepPoint) []float64 { return p.P99Trials },
 			func(k KneeMark) float64 { return k.P99us }, formatLatency, true},
 	}
+	// Each caption may call one line the best: a pair of lines tested in
+	// each figure, all sharing the page's level.
+	family := len(figures) * len(series) * (len(series) - 1) / 2
+	family = max(family, 1)
 	for _, fg := range figures {
 		c := lineChart{title: fg.what + " against " + words.axisLabel(), x: xAxis, xLabel: words.axisLabel(), yLabel: fg.yLabel}
 		lo, hi := math.Inf(1), 0.0
@@ -113,7 +124,7 @@ func buildStudy(st *Study) *studyView {
 		}
 		sv.Figures = append(sv.Figures, figureView{
 			ID: fg.id, Title: c.title,
-			Sentence: overlayCaption(fg.what, words, series, fg.get, fg.format, !fg.latency),
+			Sentence: overlayCaption(fg.what, words, series, fg.get, fg.trials, fg.format, !fg.latency, st.Alpha, family),
 			Note:     note + axisNote(c.y) + ".",
 			SVG:      template.HTML(c.render()),
 		})
@@ -131,10 +142,13 @@ func series_(name string, i int) series {
 	return series{name: name, color: palette[i%len(palette)], band: true}
 }
 
-// overlayCaption says which line is best where: the best series at the
-// highest value of the swept setting they share, and by how much it leads
-// the next. Only means are compared: the verdicts are the comparison's.
-func overlayCaption(what string, w sweepWords, ss []StudySeries, get func(SweepPoint) (float64, float64, float64), format func(float64) string, higherBetter bool) string {
+// overlayCaption says how the lines compare at the highest value of the
+// swept setting they share. One line is called the best only when
+// Welch's test on the trials sets it apart from the next, at the page's
+// level shared (Bonferroni) among every pair of lines in each of the
+// figures captioned; otherwise the caption says the lines are within the
+// noise, or that single trials cannot tell them apart.
+func overlayCaption(what string, w sweepWords, ss []StudySeries, get func(SweepPoint) (float64, float64, float64), trials func(SweepPoint) []float64, format func(float64) string, higherBetter bool, alpha float64, family int) string {
 	if len(ss) == 0 {
 		return "Nothing to draw."
 	}
@@ -157,15 +171,16 @@ func overlayCaption(what string, w sweepWords, ss []StudySeries, get func(SweepP
 		return what + " of each line is in the table below; the lines share no value of " + w.axisLabel() + "."
 	}
 	type at struct {
-		name string
-		v    float64
+		name   string
+		v      float64
+		trials []float64
 	}
 	var vals []at
 	for _, s := range ss {
 		for _, p := range s.Points {
 			if p.X == x {
 				v, _, _ := get(p)
-				vals = append(vals, at{s.Name, v})
+				vals = append(vals, at{s.Name, v, trials(p)})
 				break
 			}
 		}
@@ -179,14 +194,28 @@ func overlayCaption(what string, w sweepWords, ss []StudySeries, get func(SweepP
 	if len(vals) == 1 {
 		return "At " + w.at(x) + ", " + what + " was " + format(vals[0].v) + "."
 	}
-	best, next := vals[0], vals[1]
+	best, next, last := vals[0], vals[1], vals[len(vals)-1]
+	lo, hi := last, best
+	if !higherBetter {
+		lo, hi = best, last
+	}
+	spread := "from " + format(lo.v) + " (" + lo.name + ") to " + format(hi.v) + " (" + hi.name + ")"
+	if len(best.trials) < 2 || len(next.trials) < 2 {
+		return "At " + w.at(x) + ", " + lowerFirst(what) + " ranged " + spread + "; with one trial per point the lines cannot be told apart: repeat each point (--repeat 3) to test them."
+	}
+	level := alphaOf(alpha) / float64(family)
+	v := stats.Verdict(next.trials, best.trials, level, higherBetter)
+	tested := "Welch's t-test at α=" + strconv.FormatFloat(level, 'g', 2, 64) + ", " + alphaText(alpha) + " shared among " + plural(family, "comparison")
+	if v.Kind != stats.Better {
+		return "At " + w.at(x) + ", no line's " + lowerFirst(what) + " stands apart from the next: " + lowerFirst(what) + " ranged " + spread + ", within the noise of the trials (" + tested + ", " + stats.PText(v.P) + ")."
+	}
 	lead := "higher"
 	rel := (best.v - next.v) / next.v
 	if !higherBetter {
 		lead = "lower"
 		rel = (next.v - best.v) / next.v
 	}
-	return "At " + w.at(x) + ", " + best.name + " has the best " + lowerFirst(what) + ", " + format(best.v) + ", " + formatPct(rel) + " " + lead + " than " + next.name + "'s " + format(next.v) + " (means over the trials, not a test of significance)."
+	return "At " + w.at(x) + ", " + best.name + " has the best " + lowerFirst(what) + ", " + format(best.v) + ", " + formatPct(rel) + " " + lead + " than " + next.name + "'s " + format(next.v) + " (" + tested + ", " + stats.PText(v.P) + ")."
 }
 
 func lowerFirst(s string) string {

@@ -5,9 +5,11 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/stats"
 )
 
 // A task is what a single run outside any sweep did: a phase and the
@@ -65,7 +67,7 @@ type tasksView struct {
 
 // buildTasks times the tasks of each configuration's single runs (the
 // runs outside sweeps, complete): nil unless two configurations ran one.
-func buildTasks(cs []Configuration) *tasksView {
+func buildTasks(cs []Configuration, alpha float64) *tasksView {
 	var names []string
 	perConf := make([]map[string]*task, len(cs))
 	withTasks := 0
@@ -138,7 +140,7 @@ func buildTasks(cs []Configuration) *tasksView {
 	tv.Table.Note = "The runs outside any sweep, by what they ran: the mean over a configuration's runs of each task; the small print is the range of the runs."
 	tv.Figure = figureView{
 		ID: "tasks", Title: bc.title,
-		Sentence: tasksCaption(names, cs, perConf, confIdx),
+		Sentence: tasksCaption(names, cs, perConf, confIdx, alpha),
 		Note:     "The mean time of each configuration's runs of the task; error bars span the runs' range.",
 		SVG:      template.HTML(bc.render()),
 	}
@@ -154,8 +156,11 @@ func meanRange(vs []float64) (avg, lo, hi float64) {
 }
 
 // tasksCaption names the fastest configuration of the first task all of
-// them ran, and by how much it led the slowest.
-func tasksCaption(names []string, cs []Configuration, perConf []map[string]*task, confIdx []int) string {
+// them ran, and by how much it led the slowest, when Welch's test on their
+// runs sets the two apart at the page's level shared (Bonferroni) among
+// every pair of configurations; otherwise it says the times are within
+// the noise of the runs, or that single runs cannot tell them apart.
+func tasksCaption(names []string, cs []Configuration, perConf []map[string]*task, confIdx []int, alpha float64) string {
 	for _, name := range names {
 		best, worst := -1, -1
 		var bestT, worstT float64
@@ -177,7 +182,20 @@ func tasksCaption(names []string, cs []Configuration, perConf []map[string]*task
 		if !all || best == worst || !(worstT > 0) {
 			continue
 		}
-		return cs[best].Name + " took the least time for " + name + ", " + formatSeconds(bestT) + ", " + formatPct((worstT-bestT)/worstT) + " less than " + cs[worst].Name + "'s " + formatSeconds(worstT) + "."
+		spread := "from " + formatSeconds(bestT) + " (" + cs[best].Name + ") to " + formatSeconds(worstT) + " (" + cs[worst].Name + ")"
+		fast, slow := perConf[best][name].runtime, perConf[worst][name].runtime
+		if len(fast) < 2 || len(slow) < 2 {
+			return "The times for " + name + " ranged " + spread + "; with one run per configuration they cannot be told apart: repeat each task (3 runs or more) to test them."
+		}
+		k := len(confIdx)
+		family := max(k*(k-1)/2, 1)
+		level := alphaOf(alpha) / float64(family)
+		v := stats.Verdict(slow, fast, level, false)
+		tested := "Welch's t-test at α=" + strconv.FormatFloat(level, 'g', 2, 64) + ", " + alphaText(alpha) + " shared among " + plural(family, "pair")
+		if v.Kind != stats.Better {
+			return "The times for " + name + " ranged " + spread + ", within the noise of the runs: no configuration is significantly faster (" + tested + ", " + stats.PText(v.P) + ")."
+		}
+		return cs[best].Name + " took the least time for " + name + ", " + formatSeconds(bestT) + ", " + formatPct((worstT-bestT)/worstT) + " less than " + cs[worst].Name + "'s " + formatSeconds(worstT) + " (" + tested + ", " + stats.PText(v.P) + ")."
 	}
 	return "The configurations ran different tasks: the table below gives each one's time."
 }
