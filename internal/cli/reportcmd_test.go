@@ -253,6 +253,17 @@ func TestReportStudy(t *testing.T) {
 	if st := reportStudy([]string{"ssd"}, [][]analysis.Run{ssd}, analysis.ServiceLatency, stats.KneeOptions{}); st != nil {
 		t.Errorf("one sweep drew %d lines", len(st.Series))
 	}
+	// A line's knee names what limited the point past it, as a single
+	// sweep's page does: ssd's knee is at 2 threads, so 4 threads' runs.
+	for _, r := range ssd {
+		if r.Mark.Point["threadcount"] == "4" {
+			r.Res.Extra.Diagnosis = &results.Diagnosis{Verdict: "server CPU", Limits: []results.Limit{{Kind: "server CPU"}}}
+		}
+	}
+	st := reportStudy([]string{"ssd", "essd"}, [][]analysis.Run{ssd, essd}, analysis.ServiceLatency, stats.KneeOptions{})
+	if got := st.Series[0].KneeSentence; !strings.HasSuffix(got, "; beyond 2 threads the server host's CPU is saturated.") {
+		t.Errorf("ssd's knee sentence %q does not name the limit past the knee", got)
+	}
 }
 
 func TestReportNotes(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
@@ -89,11 +90,17 @@ func reportStudy(refs []string, groups [][]analysis.Run, kind analysis.LatencyKi
 		}
 		if _, ok := analysis.KneeDims[x]; ok && len(kneePts) >= 2 {
 			k := analysis.KneeOf(x, kneePts, knee)
-			s.KneeSentence = sentence(k.Text)
+			text := k.Text
 			if k.Found {
 				kp := k.Result.Knee
 				s.Knee = &htmlreport.KneeMark{X: kp.X, Throughput: kp.Throughput, P99us: kp.P99}
+				// As a single sweep's page says it: what limited the
+				// point past the knee.
+				if b := diagnosis.BeyondMost(kp.X, analysis.KneeDims[x], diagnosesOf(l.byX[k.Result.Next.X])); b != "" {
+					text += "; " + b
+				}
 			}
+			s.KneeSentence = sentence(text)
 		}
 		st.Series = append(st.Series, s)
 	}
