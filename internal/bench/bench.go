@@ -121,6 +121,9 @@ type Outcome struct {
 	// SinkErrors are the first failure of each sink: the phase went on
 	// without it.
 	SinkErrors []error
+	// SinkDropped counts the intervals the sinks never got because a
+	// sink fell MaxQueuedIntervals behind.
+	SinkDropped int
 
 	maxErrors int64 // Config.MaxErrors, which Failure names
 }
@@ -232,6 +235,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 			out.fail(i, s.Close(o.Partial))
 		}
 		o.SinkErrors = out.failed
+		o.SinkDropped = out.Dropped()
 	}
 	return o, err
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -201,13 +202,15 @@ func (failingOpen) Interval(Update) error    { return nil }
 func (failingOpen) Close(partial bool) error { return nil }
 
 // TestFeedNeverWaits: with a sink stuck in Interval, the collector's side
-// of the feed still returns at once for every interval, and the sink gets
-// them all, in order and intact, once it moves again.
+// of the feed still returns at once for every interval; the sink gets the
+// first MaxQueuedIntervals, in order and intact, once it moves again, and
+// the rest are dropped, counted and said once.
 func TestFeedNeverWaits(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	stuck := &blockingSink{release: release}
-	f := newFeed([]Sink{stuck}, nil)
+	var notices []Notice
+	f := newFeed([]Sink{stuck}, func(n Notice) { notices = append(notices, n) })
 	const n = 200
 	pushed := make(chan struct{})
 	go func() {
@@ -229,8 +232,11 @@ func TestFeedNeverWaits(t *testing.T) {
 	}
 	close(release)
 	f.close()
-	if len(stuck.got) != n {
-		t.Fatalf("the sink got %d intervals, want %d", len(stuck.got), n)
+	if len(stuck.got) != MaxQueuedIntervals || f.Dropped() != n-MaxQueuedIntervals {
+		t.Fatalf("the sink got %d intervals and %d were dropped, want %d and %d", len(stuck.got), f.Dropped(), MaxQueuedIntervals, n-MaxQueuedIntervals)
+	}
+	if len(notices) != 1 || notices[0].Kind != Warning || !strings.Contains(notices[0].Text, fmt.Sprintf("%d of them were dropped", n-MaxQueuedIntervals)) {
+		t.Errorf("notices %+v, want one warning of the drop", notices)
 	}
 	for i, v := range stuck.got {
 		if v != int64(i+1) {

@@ -54,18 +54,30 @@ type Update struct {
 	PhaseOver bool
 }
 
+// MaxQueuedIntervals bounds the intervals waiting for the sinks: an
+// interval's copied histograms take up to about a megabyte, and a sink
+// stuck for good (a terminal nobody reads, a hung disk) must not grow the
+// process without limit. It is a minute of intervals at one second each.
+const MaxQueuedIntervals = 60
+
 // feed hands intervals from the collector's goroutine to the sinks on a
-// goroutine of its own. The queue is unbounded: pushing never waits, so
-// however slow a sink is, the collector never is. Intervals are copied on
-// the way in, because the collector reuses their histograms once its
-// callback returns; the copies are recycled once delivered.
+// goroutine of its own. Pushing never waits, so however slow a sink is,
+// the collector never is; once MaxQueuedIntervals wait undelivered, new
+// ones are dropped (not copied), counted and said once, since the sinks
+// are outputs of a phase whose summary and results come from the
+// collector, not from them. Intervals are copied on the way in, because
+// the collector reuses their histograms once its callback returns; the
+// copies are recycled once delivered.
 type feed struct {
 	sinks  []Sink
 	notify func(Notice)
 
 	mu     sync.Mutex
 	queue  []item
-	closed bool
+	// waiting counts the intervals queued or being delivered; dropped
+	// those refused for want of room, reported those already said.
+	waiting, dropped, reported int
+	closed                     bool
 	wake   chan struct{}
 	done   chan struct{}
 	hists  sync.Pool
@@ -92,7 +104,26 @@ func (f *feed) interval(iv *measure.Interval, phaseOver bool) {
 	if f == nil {
 		return
 	}
+	f.mu.Lock()
+	full := f.waiting >= MaxQueuedIntervals
+	if full {
+		f.dropped++
+	} else {
+		f.waiting++
+	}
+	f.mu.Unlock()
+	if full {
+		return
+	}
 	f.push(item{u: Update{Interval: f.copy(iv), PhaseOver: phaseOver}})
+}
+
+// Dropped is how many intervals the sinks never got because too many
+// waited for them.
+func (f *feed) Dropped() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.dropped
 }
 
 func (f *feed) metrics(index int, m metrics.IntervalMetrics) {
@@ -131,6 +162,7 @@ func (f *feed) run() {
 		for _, it := range batch {
 			f.deliver(it)
 		}
+		f.reportDrops()
 		if closed {
 			return
 		}
@@ -153,6 +185,21 @@ func (f *feed) deliver(it item) {
 			f.recycle(m.Intended)
 		}
 		f.recycle(iv.ScheduleLag)
+		f.mu.Lock()
+		f.waiting--
+		f.mu.Unlock()
+	}
+}
+
+// reportDrops says, once the sinks move again, how many intervals they
+// missed while stuck.
+func (f *feed) reportDrops() {
+	f.mu.Lock()
+	n := f.dropped - f.reported
+	f.reported = f.dropped
+	f.mu.Unlock()
+	if n > 0 && f.notify != nil {
+		f.notify(Notice{Kind: Warning, Text: fmt.Sprintf("an output fell behind by %d intervals: %d of them were dropped from the outputs fed during the run (journal, progress, .hdr logs, metrics endpoint); the summary and the results file have every operation", MaxQueuedIntervals, n)})
 	}
 }
 
