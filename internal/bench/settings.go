@@ -63,6 +63,21 @@ func ResolveSpec(command string, props *workload.Properties) (*workload.Spec, []
 	return spec, warnings, nil
 }
 
+// The defaults of the client's side, from the one table of properties.
+var (
+	defaultBatchSize = int(mustParse(workload.ParseInt(workload.DefaultOf("batchsize"), 1, 100000)))
+	defaultConnect   = mustParse(workload.ParseSeconds(workload.DefaultOf("mongodb.connecttimeout"), 0, MaxConnectTimeout))
+)
+
+// mustParse is a default the table of properties gives: one that does
+// not parse is a mistake of the table, seen as the program starts.
+func mustParse[T any](v T, err error) T {
+	if err != nil {
+		panic("bench: a default in workload.KnownProperties does not parse: " + err.Error())
+	}
+	return v
+}
+
 // ResolveSettings resolves the client's side of a phase from props and
 // its resolved spec: batch size, upsert, timeouts and the server's URL
 // (props' mongodb.url, else envURL). Names MongoDB forbids are refused
@@ -70,7 +85,7 @@ func ResolveSpec(command string, props *workload.Properties) (*workload.Spec, []
 // them. The warnings met before an error are returned with it, so that
 // they can be said first; errors are InputErrors.
 func ResolveSettings(command string, props *workload.Properties, spec *workload.Spec, envURL string) (*Settings, []string, error) {
-	s := &Settings{Command: command, Props: props, Spec: spec, BatchSize: 1, Connect: 10 * time.Second}
+	s := &Settings{Command: command, Props: props, Spec: spec, BatchSize: defaultBatchSize, Connect: defaultConnect}
 	for _, name := range []string{"mongodb.batchsize", "batchsize"} {
 		if v, ok := props.Get(name); ok {
 			n, err := workload.ParseInt(v, 1, 100000)

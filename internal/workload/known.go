@@ -100,6 +100,17 @@ var knownByName = func() map[string]Known {
 	return m
 }()
 
+// DefaultOf is name's default as KnownProperties gives it: the one place
+// defaults are written. It panics for a name the table lacks, a mistake
+// any test that resolves properties would show.
+func DefaultOf(name string) string {
+	k, ok := knownByName[name]
+	if !ok {
+		panic("workload: " + name + " is read but not in KnownProperties")
+	}
+	return k.Default
+}
+
 // IsKnown reports whether name is a property mongobench reads or ignores on purpose.
 func IsKnown(name string) bool {
 	_, ok := knownByName[name]

@@ -158,31 +158,31 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		return nil, nil, fmt.Errorf("workload=%q: only CoreWorkload (site.ycsb.workloads.CoreWorkload) is implemented", w)
 	}
 
-	s.Table = r.str("table", "usertable")
+	s.Table = r.str("table")
 	if s.Table == "" {
 		r.fail("table", "", "a collection name")
 	}
-	s.RecordCount = r.int64("recordcount", 0, 0, math.MaxInt64)
+	s.RecordCount = r.int64("recordcount", 0, math.MaxInt64)
 	if !r.has("recordcount") || s.RecordCount == 0 {
 		r.fail("recordcount", r.raw("recordcount"), "a whole number > 0 (the number of records loaded)")
 	}
-	s.OperationCount = r.int64("operationcount", 0, 0, math.MaxInt64)
-	s.InsertStart = r.int64("insertstart", 0, 0, math.MaxInt64)
+	s.OperationCount = r.int64("operationcount", 0, math.MaxInt64)
+	s.InsertStart = r.int64("insertstart", 0, math.MaxInt64)
 	if r.err == nil && s.InsertStart >= s.RecordCount {
 		r.err = fmt.Errorf("insertstart=%d is invalid: expected a key number below recordcount=%d (a client loads keys insertstart..insertstart+insertcount-1 of recordcount)", s.InsertStart, s.RecordCount)
 	}
-	s.InsertCount = r.int64("insertcount", s.RecordCount-s.InsertStart, 1, math.MaxInt64)
+	s.InsertCount = r.int64Or("insertcount", s.RecordCount-s.InsertStart, 1, math.MaxInt64)
 	// Compared as a difference: insertstart + insertcount can overflow.
 	if r.err == nil && s.InsertCount > s.RecordCount-s.InsertStart {
 		r.err = fmt.Errorf("insertstart=%d + insertcount=%d is beyond recordcount=%d: a client loads keys insertstart..insertstart+insertcount-1 of recordcount", s.InsertStart, s.InsertCount, s.RecordCount)
 	}
 
-	s.FieldCount = int(r.int64("fieldcount", 10, 1, 1<<16))
-	s.FieldLength = r.int64("fieldlength", 100, 1, 16<<20)
-	s.MinFieldLength = r.int64("minfieldlength", 1, 1, 16<<20)
-	s.FieldLengthDistribution = r.oneOf("fieldlengthdistribution", "constant", "constant", "uniform", "zipfian", "histogram")
-	s.FieldLengthHistogram = r.str("fieldlengthhistogram", "hist.txt")
-	s.FieldNamePrefix = r.str("fieldnameprefix", "field")
+	s.FieldCount = int(r.int64("fieldcount", 1, 1<<16))
+	s.FieldLength = r.int64("fieldlength", 1, 16<<20)
+	s.MinFieldLength = r.int64("minfieldlength", 1, 16<<20)
+	s.FieldLengthDistribution = r.oneOf("fieldlengthdistribution", "constant", "uniform", "zipfian", "histogram")
+	s.FieldLengthHistogram = r.str("fieldlengthhistogram")
+	s.FieldNamePrefix = r.str("fieldnameprefix")
 	if r.err == nil && s.FieldLengthDistribution != "constant" && s.FieldLengthDistribution != "histogram" && s.MinFieldLength > s.FieldLength {
 		r.err = fmt.Errorf("minfieldlength=%d is greater than fieldlength=%d", s.MinFieldLength, s.FieldLength)
 	}
@@ -195,18 +195,17 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		s.fieldLength = fl
 	}
 
-	s.ReadAllFields = r.bool("readallfields", true)
-	s.ReadAllFieldsByName = r.bool("readallfieldsbyname", false)
-	s.WriteAllFields = r.bool("writeallfields", false)
-	s.DataIntegrity = r.bool("dataintegrity", false)
+	s.ReadAllFields = r.bool("readallfields")
+	s.ReadAllFieldsByName = r.bool("readallfieldsbyname")
+	s.WriteAllFields = r.bool("writeallfields")
+	s.DataIntegrity = r.bool("dataintegrity")
 	if r.err == nil && s.DataIntegrity && s.FieldLengthDistribution != "constant" {
 		r.err = errors.New("dataintegrity=true needs fieldlengthdistribution=constant (YCSB verifies values of a known length)")
 	}
 
-	defaults := [NumTransactionTypes]float64{0.95, 0.05, 0, 0, 0, 0}
 	sum := 0.0
 	for i, name := range proportionNames {
-		s.Proportions[i] = r.float("a proportion", name, defaults[i], 0, maxProportion)
+		s.Proportions[i] = r.float("a proportion", name, 0, maxProportion)
 		sum += s.Proportions[i]
 	}
 	if r.err == nil && transactions {
@@ -222,48 +221,49 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		}
 	}
 
-	s.RequestDistribution = r.oneOf("requestdistribution", "uniform", requestDistributions...)
-	s.HotspotDataFraction = r.float("a fraction", "hotspotdatafraction", 0.2, 0, 1)
-	s.HotspotOpnFraction = r.float("a fraction", "hotspotopnfraction", 0.8, 0, 1)
-	s.ExponentialPercentile = r.float("a percentage", "exponential.percentile", 95, 0, 100)
-	s.ExponentialFrac = r.float("a fraction", "exponential.frac", 0.8571428571, 0, 1)
+	s.RequestDistribution = r.oneOf("requestdistribution", requestDistributions...)
+	s.HotspotDataFraction = r.float("a fraction", "hotspotdatafraction", 0, 1)
+	s.HotspotOpnFraction = r.float("a fraction", "hotspotopnfraction", 0, 1)
+	s.ExponentialPercentile = r.float("a percentage", "exponential.percentile", 0, 100)
+	s.ExponentialFrac = r.float("a fraction", "exponential.frac", 0, 1)
 	if r.err == nil && s.RequestDistribution == "exponential" && (s.ExponentialPercentile <= 0 || s.ExponentialPercentile >= 100 || s.ExponentialFrac <= 0) {
 		r.err = fmt.Errorf("requestdistribution=exponential needs 0 < exponential.percentile < 100 and exponential.frac > 0 (got %g and %g)", s.ExponentialPercentile, s.ExponentialFrac)
 	}
-	s.MinScanLength = r.int64("minscanlength", 1, 1, math.MaxInt32)
-	s.MaxScanLength = r.int64("maxscanlength", 1000, 1, math.MaxInt32)
+	s.MinScanLength = r.int64("minscanlength", 1, math.MaxInt32)
+	s.MaxScanLength = r.int64("maxscanlength", 1, math.MaxInt32)
 	if r.err == nil && s.MinScanLength > s.MaxScanLength {
 		r.err = fmt.Errorf("minscanlength=%d is greater than maxscanlength=%d", s.MinScanLength, s.MaxScanLength)
 	}
-	s.ScanLengthDistribution = r.oneOf("scanlengthdistribution", "uniform", "uniform", "zipfian")
-	s.OrderedInserts = r.oneOf("insertorder", "hashed", "hashed", "ordered") == "ordered"
-	s.ZeroPadding = int(r.int64("zeropadding", 1, 1, 64))
+	s.ScanLengthDistribution = r.oneOf("scanlengthdistribution", "uniform", "zipfian")
+	s.OrderedInserts = r.oneOf("insertorder", "hashed", "ordered") == "ordered"
+	s.ZeroPadding = int(r.int64("zeropadding", 1, 64))
 
-	s.InsertionRetryLimit = int(r.int64("core_workload_insertion_retry_limit", 0, 0, math.MaxInt32))
-	s.InsertionRetryInterval = r.seconds("core_workload_insertion_retry_interval", 3)
+	s.InsertionRetryLimit = int(r.int64("core_workload_insertion_retry_limit", 0, math.MaxInt32))
+	s.InsertionRetryInterval = r.seconds("core_workload_insertion_retry_interval")
 
-	s.Threads = int(r.int64("threadcount", 1, 1, 1<<20))
-	s.Target = r.float(targetRange, "target", 0, 0, maxTarget)
+	s.Threads = int(r.int64("threadcount", 1, 1<<20))
+	s.Target = r.float(targetRange, "target", 0, maxTarget)
 	// Below minTarget one operation's slot lies past the end of any run,
 	// and the schedule's arithmetic leaves int64.
 	if r.err == nil && s.Target > 0 && s.Target < minTarget {
 		r.fail("target", r.raw("target"), targetRange)
 	}
-	s.StatusInterval = r.secondsIn("status.interval", 10*time.Second, MinStatusInterval, MaxStatusInterval)
-	s.MaxExecutionTime = r.seconds("maxexecutiontime", 0)
-	s.WarmupTime = r.seconds("warmuptime", 0)
-	s.OpTimeout = r.seconds("optimeout", 30)
+	s.StatusInterval = r.secondsIn("status.interval", MinStatusInterval, MaxStatusInterval)
+	s.MaxExecutionTime = r.seconds("maxexecutiontime")
+	s.WarmupTime = r.seconds("warmuptime")
+	s.OpTimeout = r.seconds("optimeout")
 	if r.err == nil && s.OpTimeout <= 0 {
 		r.fail("optimeout", r.raw("optimeout"), "a number of seconds > 0")
 	}
-	s.Label = r.str("label", "")
+	s.Label = r.str("label")
 	// A label names the run in tables, file names and reports: a newline
 	// or an escape sequence in it would break them.
 	if r.err == nil && !printable.Clean(s.Label) {
 		r.fail("label", r.raw("label"), "printable text: no control characters such as newlines, tabs or escapes")
 	}
 	s.Percentiles = r.percentiles()
-	mi := r.oneOf("measurement.interval", "", "op", "intended", "both")
+	mi := r.oneOfOr("measurement.interval", "", "op", "intended", "both")
+
 	switch {
 	case mi == "" && s.Target > 0:
 		mi = "both"
@@ -280,10 +280,10 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		}
 		s.Seed, s.SeedSet = v, true
 	}
-	s.HdrFileOutput = r.bool("hdrhistogram.fileoutput", false)
-	s.HdrOutputPath = r.str("hdrhistogram.output.path", "")
-	s.ExportFile = r.str("exportfile", "")
-	if mt := r.str("measurementtype", "hdrhistogram"); r.err == nil && mt != "hdrhistogram" {
+	s.HdrFileOutput = r.bool("hdrhistogram.fileoutput")
+	s.HdrOutputPath = r.str("hdrhistogram.output.path")
+	s.ExportFile = r.str("exportfile")
+	if mt := r.str("measurementtype"); r.err == nil && mt != "hdrhistogram" {
 		warnings = append(warnings, Warning(fmt.Sprintf("measurementtype=%s: mongobench always measures with HdrHistogram", printable.String(mt))))
 	}
 
@@ -329,73 +329,93 @@ func (r *resolver) fail(name, value, accepted string) {
 	r.err = fmt.Errorf("%s=%q%s is invalid: expected %s", name, value, where, accepted)
 }
 
-func (r *resolver) str(name, def string) string {
+// value is the property's value, or its default from KnownProperties
+// when it is not set: the table is the one place defaults are written, so
+// that the README's table and what runs cannot differ. set says whether
+// the user gave it; a property without a default is "" then.
+func (r *resolver) value(name string) (v string, set bool) {
 	if v, ok := r.p.Get(name); ok {
-		return strings.TrimSpace(v)
+		return v, true
 	}
-	return def
+	return DefaultOf(name), false
 }
 
-func (r *resolver) int64(name string, def, lo, hi int64) int64 {
-	v, ok := r.p.Get(name)
-	if !ok {
-		return def
+// badDefault is a default in KnownProperties its reader cannot parse: a
+// mistake in the table, which TestDefaultsParse catches.
+func badDefault(name string, err error) {
+	panic(fmt.Sprintf("workload: the default of %s in KnownProperties does not parse: %v", name, err))
+}
+
+func (r *resolver) str(name string) string {
+	v, _ := r.value(name)
+	return strings.TrimSpace(v)
+}
+
+func (r *resolver) int64(name string, lo, hi int64) int64 {
+	v, set := r.value(name)
+	if !set && v == "" {
+		return 0
 	}
 	n, err := ParseInt(v, lo, hi)
-	if err != nil {
+	switch {
+	case err != nil && !set:
+		badDefault(name, err)
+	case err != nil:
 		r.fail(name, v, IntRange(lo, hi))
-		return def
+		return 0
 	}
 	return n
+}
+
+// int64Or reads a property whose default is computed from others.
+func (r *resolver) int64Or(name string, def, lo, hi int64) int64 {
+	if !r.has(name) {
+		return def
+	}
+	return r.int64(name, lo, hi)
 }
 
 // float reads a finite number from lo to hi; kind names it in the error
 // ("a proportion"), or is the whole description of what is accepted when
 // it does not start with "a ".
-func (r *resolver) float(kind, name string, def, lo, hi float64) float64 {
-	v, ok := r.p.Get(name)
-	if !ok {
-		return def
-	}
+func (r *resolver) float(kind, name string, lo, hi float64) float64 {
+	v, set := r.value(name)
 	f, err := ParseFloat(v, lo, hi)
-	if err != nil {
+	switch {
+	case err != nil && !set:
+		badDefault(name, err)
+	case err != nil:
 		accepted := kind
 		if strings.HasPrefix(kind, "a ") {
 			accepted = FloatRange(kind, lo, hi)
 		}
 		r.fail(name, v, accepted)
-		return def
+		return 0
 	}
 	return f
 }
 
 // seconds reads a number of seconds, as YCSB's properties give them, or a
 // duration with a unit ("30s", "2m").
-func (r *resolver) seconds(name string, def float64) time.Duration {
-	v, ok := r.p.Get(name)
-	if !ok {
-		return time.Duration(def * float64(time.Second))
-	}
-	d, err := ParseSeconds(v, 0, MaxSeconds*time.Second)
-	if err != nil {
-		r.fail(name, v, SecondsRange(0, MaxSeconds*time.Second))
-		return 0
-	}
-	return d
+func (r *resolver) seconds(name string) time.Duration {
+	return r.secondsIn(name, 0, MaxSeconds*time.Second)
 }
 
 // secondsIn reads a number of seconds or a duration that must lie in
 // [lo, hi]; anything else, infinities and NaN included, is refused with
 // the range.
-func (r *resolver) secondsIn(name string, def, lo, hi time.Duration) time.Duration {
-	v, ok := r.p.Get(name)
-	if !ok {
-		return def
-	}
+func (r *resolver) secondsIn(name string, lo, hi time.Duration) time.Duration {
+	v, set := r.value(name)
 	d, err := ParseSeconds(v, lo, hi)
-	if err != nil {
+	switch {
+	case err != nil && !set:
+		badDefault(name, err)
+	case err != nil && lo == 0 && hi == MaxSeconds*time.Second:
+		r.fail(name, v, SecondsRange(lo, hi))
+		return 0
+	case err != nil:
 		r.fail(name, v, fmt.Sprintf("a number of seconds from %g to %g, or a duration from %s to %s", lo.Seconds(), hi.Seconds(), shortDuration(lo), shortDuration(hi)))
-		return def
+		return 0
 	}
 	return d
 }
@@ -412,41 +432,47 @@ func shortDuration(d time.Duration) string {
 	return d.String()
 }
 
-func (r *resolver) bool(name string, def bool) bool {
-	v, ok := r.p.Get(name)
-	if !ok {
-		return def
-	}
+func (r *resolver) bool(name string) bool {
+	v, set := r.value(name)
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "true":
 		return true
 	case "false":
 		return false
 	}
+	if !set {
+		badDefault(name, errors.New("not true or false"))
+	}
 	r.fail(name, v, "true or false")
-	return def
+	return false
 }
 
-func (r *resolver) oneOf(name, def string, accepted ...string) string {
-	v, ok := r.p.Get(name)
-	if !ok {
-		return def
-	}
+func (r *resolver) oneOf(name string, accepted ...string) string {
+	v, set := r.value(name)
 	v = strings.TrimSpace(v)
 	for _, a := range accepted {
 		if strings.EqualFold(v, a) {
 			return a
 		}
 	}
+	if !set {
+		badDefault(name, errors.New("not one of "+strings.Join(accepted, ", ")))
+	}
 	r.fail(name, v, "one of "+strings.Join(accepted, ", "))
-	return def
+	return ""
+}
+
+// oneOfOr reads a property whose default depends on others: def when
+// it is not set.
+func (r *resolver) oneOfOr(name, def string, accepted ...string) string {
+	if !r.has(name) {
+		return def
+	}
+	return r.oneOf(name, accepted...)
 }
 
 func (r *resolver) percentiles() []float64 {
-	v, ok := r.p.Get("hdrhistogram.percentiles")
-	if !ok {
-		v = "50,95,99"
-	}
+	v, _ := r.value("hdrhistogram.percentiles")
 	var out []float64
 	for _, part := range strings.Split(v, ",") {
 		f, err := ParseFloat(part, 0, 100)
