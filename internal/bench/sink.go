@@ -72,17 +72,17 @@ type feed struct {
 	sinks  []Sink
 	notify func(Notice)
 
-	mu     sync.Mutex
-	queue  []item
+	mu    sync.Mutex
+	queue []item
 	// waiting counts the intervals queued or being delivered; dropped
 	// those refused for want of room, reported those already said.
 	waiting, dropped, reported int
 	closed                     bool
-	wake   chan struct{}
-	done   chan struct{}
-	hists  sync.Pool
-	failed []error // the first failure of each sink, in order
-	said   []bool
+	wake                       chan struct{}
+	done                       chan struct{}
+	hists                      sync.Pool
+	failed                     []error // the first failure of each sink, in order
+	said                       []bool
 }
 
 type item struct {
