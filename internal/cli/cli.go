@@ -29,6 +29,18 @@ const (
 	ExitSIGTERM  = 143
 )
 
+// exitCodes say what each exit code means, for the reference.
+var exitCodes = []struct {
+	code    int
+	meaning string
+}{
+	{ExitOK, "the command did what it was asked; a benchmark ran to its end and every output was written"},
+	{ExitFailed, "the benchmark could not run or finish: the server failed or was unreachable mid-run, an output could not be written, a phase ended on its error limit; what was measured is kept, marked partial"},
+	{ExitBadInput, "bad input, refused before anything ran: a flag, a property, a workload file, a URL, a damaged store or results file, runs that did different work compared; one line names what is wrong and what is accepted"},
+	{ExitSIGINT, "stopped by SIGINT (Ctrl-C): a run writes what it measured, marked partial"},
+	{ExitSIGTERM, "stopped by SIGTERM: as SIGINT"},
+}
+
 // Version is set at build time (-ldflags "-X .../cli.Version=...").
 var Version = "0.1.0-dev"
 

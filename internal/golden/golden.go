@@ -24,7 +24,13 @@ func Updating() bool { return *update }
 // column, since most golden files are too long to print whole.
 func Check[T string | []byte](t testing.TB, name string, got T) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
+	CheckFile(t, filepath.Join("testdata", name), got)
+}
+
+// CheckFile is Check for a file outside testdata: a generated document
+// the repository keeps where its readers look for it (docs/reference).
+func CheckFile[T string | []byte](t testing.TB, path string, got T) {
+	t.Helper()
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)

@@ -55,3 +55,16 @@ func TestREADMEPropertyTable(t *testing.T) {
 	}
 	t.Errorf("README.md's property table is out of date: run go test ./internal/workload -run TestREADMEPropertyTable -update")
 }
+
+// TestReferenceProperties keeps docs/reference/properties.md the list of
+// properties the code reads, with their defaults (go test
+// ./internal/workload -run TestReferenceProperties -update rewrites it).
+func TestReferenceProperties(t *testing.T) {
+	t.Parallel()
+	doc := "# Properties\n\n" +
+		"Generated from the code (`go test ./internal/workload -run TestReferenceProperties -update`): every\n" +
+		"property mongobench reads, its default and what it does. Set them in a workload file (`-P`) or\n" +
+		"with `-p NAME=VALUE`, as YCSB does; `-p` wins over the files. A property mongobench does not know\n" +
+		"is said on stderr, with the nearest known name.\n\n" + propertyTable()
+	golden.CheckFile(t, "../../docs/reference/properties.md", doc)
+}
