@@ -36,8 +36,35 @@ func TestRenderGolden(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			golden.Check(t, tc.name, []byte(render(t, tc.input(t))))
+			golden.Check(t, tc.name, withoutStyle(t, render(t, tc.input(t))))
 		})
+	}
+}
+
+// styleBlock is the page's inlined style sheet, which every page golden
+// would otherwise repeat: TestPageInlinesStyleSheet checks it once, and
+// the page goldens hold a placeholder, so that a change of style is one
+// reviewable diff of style.css.
+const styleBlock = "<style>\n/* style.css, checked by TestPageInlinesStyleSheet */\n</style>"
+
+// withoutStyle replaces the page's style sheet with styleBlock.
+func withoutStyle(t testing.TB, page string) string {
+	t.Helper()
+	inlined := "<style>\n" + styleSheet + "</style>"
+	if strings.Count(page, inlined) != 1 {
+		t.Fatalf("the page does not inline style.css once")
+	}
+	return strings.Replace(page, inlined, styleBlock, 1)
+}
+
+// TestPageInlinesStyleSheet: every page carries style.css whole, in its
+// head, and nothing else styles it.
+func TestPageInlinesStyleSheet(t *testing.T) {
+	t.Parallel()
+	page := render(t, singleInput(t))
+	head, _, _ := strings.Cut(page, "</head>")
+	if !strings.Contains(head, "<style>\n"+styleSheet+"</style>") || strings.Count(page, "<style") != 1 || strings.Contains(page, "style=\"") {
+		t.Errorf("the page's head does not inline style.css as its one style sheet:\n%.600s", head)
 	}
 }
 

@@ -96,7 +96,7 @@ func studyInput() *Input {
 func TestStudyGolden(t *testing.T) {
 	t.Parallel()
 	out := render(t, studyInput())
-	golden.Check(t, "study.golden.html", []byte(out))
+	golden.Check(t, "study.golden.html", withoutStyle(t, out))
 }
 
 // section returns the HTML of the page's section with the id.
