@@ -85,7 +85,9 @@ func TestPointDataSize(t *testing.T) {
 	coll := func(v float64) *metrics.SizeStats {
 		return &metrics.SizeStats{Coll: metrics.SizeFigures{DataSize: metrics.Known(v)}, DB: metrics.SizeFigures{DataSize: metrics.Known(v * 2)}}
 	}
-	db := func(v float64) *metrics.SizeStats { return &metrics.SizeStats{DB: metrics.SizeFigures{DataSize: metrics.Known(v)}} }
+	db := func(v float64) *metrics.SizeStats {
+		return &metrics.SizeStats{DB: metrics.SizeFigures{DataSize: metrics.Known(v)}}
+	}
 	got, ok := PointDataSize([]*results.Results{run(coll(100), coll(500)), run(nil, db(300)), {}, nil})
 	if !ok || got != 200 {
 		t.Errorf("got %v, %v; want 200 (the mean of 100 and 300)", got, ok)
