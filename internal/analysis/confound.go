@@ -124,7 +124,7 @@ func DataSizeConfounder(varied []string, pts []SizePoint) string {
 		// The size came back: name its extremes instead.
 		from, to = known[slices.IndexFunc(known, func(p SizePoint) bool { return p.Bytes == lo })], known[slices.IndexFunc(known, func(p SizePoint) bool { return p.Bytes == hi })]
 	}
-	return fmt.Sprintf("data size changed from %s at %s to %s at %s along the sweep (%s) while %s: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data",
+	return fmt.Sprintf("the data size at the start changed from %s at %s to %s at %s along the sweep (%s) while %s: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data",
 		BytesText(from.Bytes), orText(from.Label, "the first point"), BytesText(to.Bytes), orText(to.Label, "the last point"), factorText(to.Bytes/from.Bytes), what)
 }
 

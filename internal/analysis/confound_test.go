@@ -30,16 +30,16 @@ func TestDataSizeConfounder(t *testing.T) {
 		want   string
 	}{
 		{"the issue's thread sweep", []string{"threadcount"}, threads(976*kib, 1.3*mib, 1.9*mib),
-			"data size changed from 976 KiB at threadcount=1 to 1.9 MiB at threadcount=4 along the sweep (2×) while only threadcount was varied: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data"},
+			"the data size at the start changed from 976 KiB at threadcount=1 to 1.9 MiB at threadcount=4 along the sweep (2×) while only threadcount was varied: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data"},
 		{"recorded here, out of order", []string{"threadcount"}, []SizePoint{
 			{"threadcount=4", 4, 5545984}, {"threadcount=1", 1, 2097152}, {"threadcount=2", 2, 3862528}},
-			"data size changed from 2 MiB at threadcount=1 to 5.29 MiB at threadcount=4 along the sweep (2.6×) while only threadcount was varied: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data"},
+			"the data size at the start changed from 2 MiB at threadcount=1 to 5.29 MiB at threadcount=4 along the sweep (2.6×) while only threadcount was varied: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data"},
 		{"grew and came back: the extremes named", []string{"target"}, []SizePoint{
 			{"target=50", 50, 1 * mib}, {"target=100", 100, 2 * mib}, {"target=200", 200, 1.05 * mib}},
-			"data size changed from 1 MiB at target=50 to 2 MiB at target=100 along the sweep (2×) while only target was varied: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data"},
+			"the data size at the start changed from 1 MiB at target=50 to 2 MiB at target=100 along the sweep (2×) while only target was varied: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data"},
 		{"within the limit", []string{"threadcount"}, threads(1000*kib, 1050*kib, 1100*kib), ""},
 		{"just past the limit", []string{"threadcount"}, threads(1000*kib, 1101*kib),
-			"data size changed from 1000 KiB at threadcount=1 to 1.08 MiB at threadcount=2 along the sweep (1.1×) while only threadcount was varied: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data"},
+			"the data size at the start changed from 1000 KiB at threadcount=1 to 1.08 MiB at threadcount=2 along the sweep (1.1×) while only threadcount was varied: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data"},
 		{"the data is what varies", []string{"recordcount", "threadcount"}, threads(1*mib, 10*mib), ""},
 		{"linked with a data property", []string{"fieldcount,fieldlength"}, threads(1*mib, 10*mib), ""},
 		{"sizes not read", []string{"threadcount"}, threads(0, 2*mib), ""},
