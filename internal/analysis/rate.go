@@ -173,16 +173,17 @@ func RateVerdictOf(pts []RatePoint) RateVerdict {
 func missedText(p RatePoint) string {
 	s := "at " + rateText(p.Target) + " "
 	short := p.Achieved < p.Target*(1-RateTolerance)
-	if short {
-		s += fmt.Sprintf("only %s were achieved (%.0f%%)", rateText(p.Achieved), math.Round(100*p.Achieved/p.Target))
-	} else {
-		s += rateText(p.Achieved) + " were achieved"
-	}
-	s += ", " + countText(p.LateStarts, "operation")
+	late := countText(p.LateStarts, "operation")
 	if p.LateStarts > 0 {
-		s += fmt.Sprintf(" (%s)", shareText(p.LateShare()))
+		late += fmt.Sprintf(" (%s)", shareText(p.LateShare()))
 	}
-	s += " started late"
+	if short {
+		s += fmt.Sprintf("only %s were achieved (%.0f%%), %s started late", rateText(p.Achieved), math.Round(100*p.Achieved/p.Target), late)
+	} else {
+		// The rate was kept on average by starting late operations in a
+		// rush: the schedule was not.
+		s += fmt.Sprintf("the rate was reached (%s) but %s started late", rateText(p.Achieved), late)
+	}
 	if p.IntendedP99 > 0 {
 		s += " and intended p99 reached " + rateLatency(p.IntendedP99)
 	}

@@ -44,7 +44,7 @@ func TestRateVerdict(t *testing.T) {
 				{Target: 500, Achieved: 500.25, LateStarts: 62, Operations: 2000, IntendedP99: 15_183, Trials: 1},
 			},
 			-1, 0, 1,
-			"kept none of the targets: at 250 ops/s 250 ops/s were achieved, 876 operations (44%) started late and intended p99 reached 160 ms; yet 1 target above it held: the miss may be the noise of a busy machine rather than a limit, repeat the sweep (--repeat 3) to tell"},
+			"kept none of the targets: at 250 ops/s the rate was reached (250 ops/s) but 876 operations (44%) started late and intended p99 reached 160 ms; yet 1 target above it held: the miss may be the noise of a busy machine rather than a limit, repeat the sweep (--repeat 3) to tell"},
 		{"every target kept",
 			[]RatePoint{
 				{Target: 50, Achieved: 50.1, Operations: 400, IntendedP99: 4_627, Trials: 1},

@@ -20,7 +20,10 @@ func writeRanOn(w io.Writer, st *analysis.Study) {
 		names[i], groups[i] = c.Name, c.Runs
 	}
 	ro := groupsRanOn(names, groups, st)
-	warnings := append(ro.Warnings, confounders(names, groups)...)
+	warnings := ro.Warnings
+	for _, c := range confounders(names, groups) {
+		warnings = append(warnings, c.String())
+	}
 	if len(ro.Rows) > 0 {
 		fmt.Fprintln(w, "ran on:")
 		rows := make([][]string, 0, len(ro.Rows))

@@ -221,8 +221,11 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 	}
 	ro := groupsRanOn(o.refs, groups, study)
 	in.RanOn = reportRanOn(ro)
-	for _, w := range append(ro.Warnings, confounders(o.refs, groups)...) {
+	for _, w := range ro.Warnings {
 		in.Warnings = append(in.Warnings, sentence(w))
+	}
+	for _, c := range confounders(o.refs, groups) {
+		in.Warnings = append(in.Warnings, c.sentence())
 	}
 	in.Study = reportStudy(o.refs, groups, kind, o.knee)
 	if len(groups) == 1 && in.Study == nil {

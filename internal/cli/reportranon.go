@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
@@ -55,12 +56,32 @@ func reportRanOn(ro analysis.RanOn) *htmlreport.RanOn {
 	return out
 }
 
+// confounder is what a line of a group's sweep mixes in: where (the group
+// and line, "" for a single group's single line) and what.
+type confounder struct{ where, what string }
+
+func (c confounder) String() string {
+	if c.where == "" {
+		return c.what
+	}
+	return c.where + ": " + c.what
+}
+
+// sentence is the confounder as a sentence of the page, the group's
+// name left as it was given.
+func (c confounder) sentence() string {
+	if c.where == "" {
+		return sentence(c.what)
+	}
+	return c.where + ": " + sentence(c.what)
+}
+
 // confounders say, for each line of each group's sweeps, when the data
 // size changed along it though nothing varied shapes the data. Lines
 // are the values of the varied properties other than the fastest, as
 // the report draws them.
-func confounders(refs []string, groups [][]analysis.Run) []string {
-	var out []string
+func confounders(refs []string, groups [][]analysis.Run) []confounder {
+	var out []confounder
 	for gi, g := range groups {
 		type line struct {
 			name string
@@ -95,17 +116,18 @@ func confounders(refs []string, groups [][]analysis.Run) []string {
 					pts = append(pts, analysis.SizePoint{Label: x + "=" + strconv.FormatFloat(xv, 'f', -1, 64), X: xv, Bytes: b})
 				}
 			}
-			c := analysis.DataSizeConfounder(varied, pts)
-			if c == "" {
+			what := analysis.DataSizeConfounder(varied, pts)
+			if what == "" {
 				continue
 			}
-			if l.name != "" {
-				c = l.name + ": " + c
-			}
+			var where []string
 			if len(groups) > 1 {
-				c = refs[gi] + ": " + c
+				where = append(where, refs[gi])
 			}
-			out = append(out, c)
+			if l.name != "" {
+				where = append(where, l.name)
+			}
+			out = append(out, confounder{strings.Join(where, " · "), what})
 		}
 	}
 	return out
