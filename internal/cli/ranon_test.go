@@ -66,6 +66,9 @@ func TestReportOfRecordedSweeps(t *testing.T) {
 		for _, r := range in.RanOn.Differ {
 			fmt.Fprintf(&b, "differ: %s: %s\n", r.Property, strings.Join(r.Values, " | "))
 		}
+		for _, r := range in.RanOn.Varied {
+			fmt.Fprintf(&b, "varied: %s: %s\n", r.Property, strings.Join(r.Values, " | "))
+		}
 	}
 	golden.Check(t, "report_recorded.golden", b.String())
 }

@@ -51,7 +51,7 @@ func reportRanOn(ro analysis.RanOn) *htmlreport.RanOn {
 		out.Differ = append(out.Differ, row(r))
 	}
 	for _, r := range ro.Varied {
-		out.Differ = append(out.Differ, row(r))
+		out.Varied = append(out.Varied, row(r))
 	}
 	return out
 }

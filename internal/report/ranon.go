@@ -8,10 +8,12 @@ type RanOn struct {
 	Names []string
 	// Rows are every property some run recorded.
 	Rows []RanOnRow
-	// Differ are the properties whose values differ between
-	// configurations, then the properties the sweeps vary and those
-	// allowed to differ: what sets the configurations apart.
+	// Differ are the properties of Rows whose values differ between
+	// configurations.
 	Differ []RanOnRow
+	// Varied are the properties the sweeps vary and those allowed to
+	// differ, with each configuration's values.
+	Varied []RanOnRow
 }
 
 // RanOnRow is one property, a value per configuration ("" when none of
@@ -55,12 +57,22 @@ func buildRanOn(ro *RanOn) *ranOnView {
 	v := &ranOnView{All: table(title, ro.Rows)}
 	v.All.Note = "As the results files recorded it: the server's version, engine and topology when the runs started; the WiredTiger cache's configured size; the CPUs and memory of the host mongobench ran on, which is the server's host too when the server runs there. A value followed by run counts is one the runs of a configuration disagree on."
 	if len(ro.Names) > 1 {
-		if len(ro.Differ) > 0 {
-			d := table("How these configurations differ", ro.Differ)
-			d.Note = "The properties above whose values differ between configurations, then the properties the sweeps vary and those allowed to differ (--allow-different). Everything else recorded is the same."
+		const title = "How these configurations differ"
+		switch {
+		case len(ro.Differ) > 0:
+			d := table(title, append(append([]RanOnRow(nil), ro.Differ...), ro.Varied...))
+			d.Note = "The properties above whose values differ between configurations"
+			if len(ro.Varied) > 0 {
+				d.Note += ", then the properties the sweeps vary and those allowed to differ (--allow-different)"
+			}
+			d.Note += ". Everything else recorded is the same."
 			v.Differ = &d
-		} else {
-			v.Differ = &tableView{Title: "How these configurations differ", Note: "In nothing recorded: the same server, engine, topology and hosts, and no property varied or allowed to differ."}
+		case len(ro.Varied) > 0:
+			d := table(title, ro.Varied)
+			d.Note = "In nothing recorded: the same server, engine, topology and hosts. The table gives the properties the sweeps vary and those allowed to differ (--allow-different)."
+			v.Differ = &d
+		default:
+			v.Differ = &tableView{Title: title, Note: "In nothing recorded: the same server, engine, topology and hosts, and no property varied or allowed to differ."}
 		}
 	}
 	return v

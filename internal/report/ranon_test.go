@@ -25,8 +25,8 @@ func ranOnInput() *Input {
 		Differ: []RanOnRow{
 			{"server", []string{"MongoDB 7.0.42", "MongoDB 6.0.5"}},
 			{"storage engine", []string{"wiredTiger", "inMemory"}},
-			{"threadcount", []string{"1, 4, 16", "1, 4, 16"}},
 		},
+		Varied: []RanOnRow{{"threadcount", []string{"1, 4, 16", "1, 4, 16"}}},
 	}
 	in.Warnings = []string{
 		"The configurations differ in 2 things at once: server (ssd MongoDB 7.0.42, essd MongoDB 6.0.5), storage engine (ssd wiredTiger, essd inMemory); whichever the study meant to compare, the others are mixed into every difference it shows.",
@@ -69,11 +69,18 @@ func TestRanOnPage(t *testing.T) {
 		t.Error("no link to the section")
 	}
 
-	// Configurations that differ in nothing recorded say so.
+	// Configurations that differ in nothing recorded say so, and still
+	// table what their sweeps vary.
 	in := ranOnInput()
 	in.RanOn.Differ = nil
-	if sec := section(render(t, in), "ran-on"); !strings.Contains(sec, "In nothing recorded: the same server, engine, topology and hosts") {
+	sec = section(render(t, in), "ran-on")
+	if !strings.Contains(sec, "In nothing recorded: the same server, engine, topology and hosts. The table gives the properties the sweeps vary") ||
+		!strings.Contains(sec, `<tr><td class="text">threadcount</td>`) {
 		t.Errorf("no difference not said:\n%s", sec)
+	}
+	in.RanOn.Varied = nil
+	if sec := section(render(t, in), "ran-on"); !strings.Contains(sec, "In nothing recorded: the same server, engine, topology and hosts, and no property varied or allowed to differ.") {
+		t.Errorf("no difference at all not said:\n%s", sec)
 	}
 	// One configuration has no differences to table.
 	in.RanOn = &RanOn{Names: []string{"sweep"}, Rows: []RanOnRow{{"server", []string{"MongoDB 7.0.42"}}}}
