@@ -267,6 +267,11 @@ func RanOnOf(names []string, groups [][]*results.Results, allowedDiffs []Differe
 	}
 	ro.Varied = variedRows(groups, allowedDiffs)
 	for i, n := range names {
+		if variesSystem(groups[i]) {
+			// A sweep over servers (--vary mongodb.url=…) or shard keys
+			// means its runs to differ in what they ran on.
+			continue
+		}
 		for _, row := range ro.Rows {
 			if v := row.Values[i]; len(v.Values) > 1 && envSubject[row.Property] {
 				ro.Warnings = append(ro.Warnings, fmt.Sprintf("%s's runs did not all run on the same system: %s %s; its figures mix them",
@@ -408,4 +413,25 @@ func sortValues(vs []string) {
 		nums[v] = f
 	}
 	slices.SortFunc(vs, func(a, b string) int { return cmpF(nums[a], nums[b]) })
+}
+
+// systemProperties choose the system a run measures: a sweep that varies
+// one of them runs on several systems on purpose.
+var systemProperties = []string{"mongodb.url", "mongodb.shardkey", "mongodb.shardkey.chunks"}
+
+// variesSystem reports whether any of the runs' sweeps varies a property
+// of systemProperties.
+func variesSystem(runs []*results.Results) bool {
+	for _, r := range runs {
+		if m := MarkOf(r); m != nil {
+			for _, v := range m.Varied {
+				for _, n := range strings.Split(v, ",") {
+					if slices.Contains(systemProperties, n) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -103,6 +103,12 @@ func TestRanOn(t *testing.T) {
 			{run("7.0.42", "wiredTiger", "1")}},
 			nil, []string{"server: MongoDB 7.0.42 (2 runs), MongoDB 6.0.5 (1 run) | MongoDB 7.0.42"}, "threadcount: 1, 2, 4 | 1",
 			[]string{"A's runs did not all run on the same system: server MongoDB 7.0.42 (2 runs), MongoDB 6.0.5 (1 run); its figures mix them"}},
+		{"a sweep over servers", [][]*results.Results{
+			{envRun(standalone("7.0.42", "wiredTiger"), 1<<30, 2, 8<<30, false, false, map[string]string{"mongodb.url": "url1"}),
+				envRun(standalone("6.0.5", "wiredTiger"), 1<<30, 2, 8<<30, false, false, map[string]string{"mongodb.url": "url2"})},
+			{envRun(standalone("7.0.42", "wiredTiger"), 1<<30, 2, 8<<30, false, false, map[string]string{"mongodb.url": "url1"}),
+				envRun(standalone("6.0.5", "wiredTiger"), 1<<30, 2, 8<<30, false, false, map[string]string{"mongodb.url": "url2"})}},
+			nil, nil, "mongodb.url: url1, url2 | url1, url2", nil},
 		{"the same everywhere", [][]*results.Results{
 			{run("7.0.42", "wiredTiger", "1")},
 			{run("7.0.42", "wiredTiger", "1")}},
