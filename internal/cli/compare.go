@@ -232,6 +232,7 @@ func writeStudy(w io.Writer, f tableFormat, refs []string, st *analysis.Study) {
 		}
 		fmt.Fprintf(w, "%s: %s: %s%s\n", c.Name, refs[i], describeGroup(c.Runs), role)
 	}
+	writeRanOn(w, st)
 	fmt.Fprintf(w, "latency: %s\n", st.Latency)
 	for _, c := range st.Comparisons {
 		if t := allowedText(st, c); t != "" {

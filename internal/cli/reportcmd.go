@@ -192,8 +192,10 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 		}
 	}
 	kind := analysis.ChooseLatency(groups...)
+	var study *analysis.Study
 	if len(groups) >= 2 {
 		st, err := newStudy(o.refs, groups, 0, o.alpha, o.allowed, o.knee)
+		study = st
 		var different *analysis.DifferentError
 		switch {
 		case err != nil && len(groups) > 2 && errors.As(err, &different):
@@ -216,6 +218,14 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 				}
 			}
 		}
+	}
+	ro := groupsRanOn(o.refs, groups, study)
+	in.RanOn = reportRanOn(ro)
+	for _, w := range ro.Warnings {
+		in.Warnings = append(in.Warnings, sentence(w))
+	}
+	for _, c := range confounders(o.refs, groups) {
+		in.Warnings = append(in.Warnings, c.sentence())
 	}
 	knee := o.knee
 	knee.Alpha = o.alpha
@@ -360,7 +370,16 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 		sw.Points = append(sw.Points, sp)
 		kneePts = append(kneePts, pf.KneePoint(sp.X))
 	}
-	if byValue || analysis.KneeDims[x] == "" {
+	switch {
+	case byValue && x == analysis.RateDim:
+		// Throughput follows the target by construction: a rate sweep is
+		// judged by whether each target was kept, not by a knee.
+		byTarget := map[float64][]*results.Results{}
+		for i, p := range order {
+			byTarget[sw.Points[i].X] = append(byTarget[sw.Points[i].X], trials[p]...)
+		}
+		sw.KneeSentence = rateSentence(byTarget)
+	case byValue || analysis.KneeDims[x] == "":
 		k := analysis.KneeOf(x, kneePts, knee)
 		text := k.Text
 		if k.Found {
@@ -385,7 +404,7 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 			kp := k.Result.Knee
 			sw.Knee = &htmlreport.KneeMark{X: kp.X, Throughput: kp.Throughput, P99us: kp.P99}
 		}
-	} else {
+	default:
 		sw.KneeSentence = "No knee: the sweep varies several properties; mongobench sweep prints the knee of each series."
 	}
 	return sw, notes

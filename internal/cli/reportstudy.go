@@ -88,7 +88,9 @@ func reportStudy(refs []string, groups [][]analysis.Run, kind analysis.LatencyKi
 			s.Points = append(s.Points, p)
 			kneePts = append(kneePts, pf.KneePoint(xv))
 		}
-		if _, ok := analysis.KneeDims[x]; ok && len(kneePts) >= 2 {
+		if x == analysis.RateDim && len(kneePts) >= 2 {
+			s.KneeSentence = rateSentence(l.byX)
+		} else if _, ok := analysis.KneeDims[x]; ok && len(kneePts) >= 2 {
 			k := analysis.KneeOf(x, kneePts, knee)
 			text := k.Text
 			if k.Found {

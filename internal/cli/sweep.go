@@ -223,6 +223,12 @@ func (pr *sweepPrinter) SeriesDone(sr *sweep.Series, done []sweep.PointResult) {
 	if k := knee(pr.plan.X, opts, sr, done); k != "" {
 		pr.knees = append(pr.knees, k)
 	}
+	if c := sweepConfounder(pr.plan.Varied, pr.plan.X, done); c != "" {
+		if sr.Label != "" {
+			c = sr.Label + ": " + c
+		}
+		fmt.Fprintf(pr.env.Stderr, "mongobench: warning: sweep %s: %s\n", pr.sweep.ID, c)
+	}
 }
 
 // finish says where everything went.

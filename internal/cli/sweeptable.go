@@ -65,6 +65,11 @@ func knee(x string, opts stats.KneeOptions, sr *sweep.Series, done []sweep.Point
 	if sr.Label != "" {
 		prefix = sr.Label + ": "
 	}
+	if x == analysis.RateDim {
+		// Throughput follows the target by construction: a rate sweep is
+		// judged by whether each target was kept.
+		return prefix + "rate: " + sweepRate(x, done).Text
+	}
 	k := analysis.KneeOf(x, sweep.KneePoints(x, done, false), opts)
 	if k.Found {
 		if b := beyondKnee(x, k, done); b != "" {

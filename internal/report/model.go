@@ -48,6 +48,12 @@ type Input struct {
 	// DiskBaselines are the disk baselines known (mongobench disk): each
 	// run's busiest disk is shown beside its device's newest.
 	DiskBaselines []*results.DiskBaseline
+	// RanOn says what each configuration ran on, near the top of the page.
+	RanOn *RanOn
+	// Warnings are what makes the page's comparisons unsound (configurations
+	// that differ in several things, a data size that changed along a
+	// sweep), shown at the top of the page.
+	Warnings []string
 }
 
 // Sweep is a series of runs that vary one setting.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
 )
@@ -307,10 +308,12 @@ func sizesTable(cs []Configuration) *tableView {
 }
 
 // regimeFinding says how the regime changed from a sweep's first point to
-// its last, beside throughput: "From recordcount 300 to 4,800 the data
-// grew from 620 KiB to 9.57 MiB, the cache hit ratio went from 99% to 80%,
-// and throughput from 1,190 to 1,193 ops/s (means)." Empty when the points
-// recorded no sizes.
+// its last, beside throughput: "From recordcount 300 to 4,800, the data at
+// the end of the runs went from 620 KiB to 9.57 MiB, the cache hit ratio
+// from 99% to 80%, and throughput from 1,190 to 1,193 ops/s (means …)".
+// The data is named only when its size changed by more than
+// analysis.DataGrowthLimit. Empty when the points recorded no sizes, or
+// nothing but throughput to tell.
 func regimeFinding(w sweepWords, pts []SweepPoint) string {
 	if len(pts) < 2 || len(pts[0].Runs) == 0 || len(pts[len(pts)-1].Runs) == 0 {
 		return ""
@@ -320,7 +323,12 @@ func regimeFinding(w sweepWords, pts []SweepPoint) string {
 	if !isFinite(a.dataBytes) || !isFinite(b.dataBytes) {
 		return ""
 	}
-	parts := []string{"the data went from " + formatBytes(a.dataBytes) + " to " + formatBytes(b.dataBytes)}
+	var parts []string
+	// Sizes that hardly changed are no finding: "the data went from
+	// 1 MiB to 1 MiB" said nothing.
+	if analysis.DataSizeChanged(a.dataBytes, b.dataBytes) {
+		parts = append(parts, "the data at the end of the runs from "+formatBytes(a.dataBytes)+" to "+formatBytes(b.dataBytes))
+	}
 	if isFinite(a.hitRatio) && isFinite(b.hitRatio) {
 		parts = append(parts, "the cache hit ratio from "+formatShare(a.hitRatio)+" to "+formatShare(b.hitRatio))
 	}
@@ -330,6 +338,10 @@ func regimeFinding(w sweepWords, pts []SweepPoint) string {
 	if isFinite(a.iops) && isFinite(b.iops) {
 		parts = append(parts, "the busiest disk from "+formatNum(a.iops)+" to "+formatNum(b.iops)+" IOPS")
 	}
+	if len(parts) == 0 {
+		return ""
+	}
+	parts[0] = strings.Replace(parts[0], " from ", " went from ", 1)
 	parts = append(parts, "and throughput from "+formatNum(first.Throughput)+" to "+formatRate(last.Throughput))
 	return capitalize(w.span(first.X, last.X)) + ", " + strings.Join(parts, ", ") + " (means over the trials)."
 }

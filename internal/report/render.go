@@ -61,6 +61,7 @@ type page struct {
 	// is how the groups of a comparison are told apart.
 	RunLabels   bool
 	Conclusion  *conclusionView
+	RanOn       *ranOnView
 	Study       *studyView
 	Sizes       *tableView
 	Tasks       *tasksView
@@ -218,6 +219,8 @@ func build(in *Input) (*page, error) {
 		p.Source = formatInt(int64(n)) + " results files"
 	}
 
+	// What makes the comparisons unsound comes before any figure.
+	p.Banners = append(p.Banners, in.Warnings...)
 	names, labels := runNames(in.Runs, in.RunIDs), labelCounts(in.Runs)
 	anchors := runAnchors(in.Runs, in.RunIDs)
 	diags := make([]*results.Diagnosis, len(in.Runs))
@@ -249,6 +252,9 @@ func build(in *Input) (*page, error) {
 	// configuration last, for whoever checks the figures.
 	if p.Conclusion = buildConclusion(in); p.Conclusion != nil {
 		p.Nav = append(p.Nav, navItem{"conclusion", "Conclusion"})
+	}
+	if p.RanOn = buildRanOn(in.RanOn); p.RanOn != nil {
+		p.Nav = append(p.Nav, navItem{"ran-on", "Ran on"})
 	}
 	if in.Study != nil && len(in.Study.Series) > 0 {
 		p.Study = buildStudy(in.Study)

@@ -325,7 +325,7 @@ func TestRegimeFinding(t *testing.T) {
 		{X: 1e5, Throughput: 3000, P99us: 1000, Trials: 1, Runs: []*results.Results{small}},
 	}}}
 	out := section(render(t, in), "conclusion")
-	want := "From recordcount 100,000 to 4,000,000, the data went from 1 MiB to 64 MiB, the cache hit ratio from 99% to 60%, " +
+	want := "From recordcount 100,000 to 4,000,000, the data at the end of the runs went from 1 MiB to 64 MiB, the cache hit ratio from 99% to 60%, " +
 		"the data read into the cache from 0 to 30 MB, the busiest disk from 5 to 300 IOPS, and throughput from 3,000 to 900 ops/s (means over the trials)."
 	if !strings.Contains(out, want) {
 		t.Errorf("conclusion lacks %q:\n%s", want, out)

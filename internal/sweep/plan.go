@@ -20,11 +20,7 @@ import (
 
 // DataProperties shape the loaded data: varying one of them means each
 // point needs its own load.
-var DataProperties = []string{
-	"recordcount", "insertstart", "insertcount", "table", "fieldcount", "fieldlength", "minfieldlength",
-	"fieldlengthdistribution", "fieldlengthhistogram", "fieldnameprefix", "insertorder", "zeropadding",
-	"dataintegrity", "mongodb.url", "mongodb.shardkey", "mongodb.shardkey.chunks",
-}
+var DataProperties = analysis.DataProperties
 
 // Dim is one varied property and its values, or several properties
 // varied together (linked: readproportion and insertproportion, 0.95 with
