@@ -140,8 +140,29 @@ type Warning string
 func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	r := resolver{p: p}
 	s := &Spec{Transactions: transactions}
-	var warnings []Warning
+	warnings := unknownProperties(p)
+	if w, ok := p.Get("workload"); ok && !isCoreWorkload(w) {
+		return nil, nil, fmt.Errorf("workload=%q: only CoreWorkload (site.ycsb.workloads.CoreWorkload) is implemented", w)
+	}
+	r.data(s)
+	warnings = append(warnings, r.mix(s, transactions)...)
+	warnings = append(warnings, r.client(s)...)
+	if r.err == nil {
+		r.err = s.checkRecordSize()
+	}
+	if r.err == nil && transactions && s.OperationCount == 0 && s.MaxExecutionTime == 0 {
+		r.err = errors.New("operationcount=0 means no limit: set operationcount > 0 or maxexecutiontime > 0 so the run can end")
+	}
+	if r.err != nil {
+		return nil, nil, r.err
+	}
+	return s, warnings, nil
+}
 
+// unknownProperties warns of each property mongobench does not read, with
+// the nearest one it does.
+func unknownProperties(p *Properties) []Warning {
+	var warnings []Warning
 	for _, k := range p.Keys() {
 		if IsKnown(k) {
 			continue
@@ -153,11 +174,12 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		}
 		warnings = append(warnings, Warning(msg))
 	}
+	return warnings
+}
 
-	if w, ok := p.Get("workload"); ok && !isCoreWorkload(w) {
-		return nil, nil, fmt.Errorf("workload=%q: only CoreWorkload (site.ycsb.workloads.CoreWorkload) is implemented", w)
-	}
-
+// data reads what shapes the data set: its table, counts, keys and
+// fields.
+func (r *resolver) data(s *Spec) {
 	s.Table = r.str("table")
 	if s.Table == "" {
 		r.fail("table", "", "a collection name")
@@ -203,6 +225,12 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		r.err = errors.New("dataintegrity=true needs fieldlengthdistribution=constant (YCSB verifies values of a known length)")
 	}
 
+}
+
+// mix reads what the operations do: their proportions (normalised as
+// YCSB does), the key choosers and the scans.
+func (r *resolver) mix(s *Spec, transactions bool) []Warning {
+	var warnings []Warning
 	sum := 0.0
 	for i, name := range proportionNames {
 		s.Proportions[i] = r.float("a proportion", name, 0, maxProportion)
@@ -241,6 +269,14 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	s.InsertionRetryLimit = int(r.int64("core_workload_insertion_retry_limit", 0, math.MaxInt32))
 	s.InsertionRetryInterval = r.seconds("core_workload_insertion_retry_interval")
 
+	return warnings
+}
+
+// client reads how the client runs the phase: threads, rate, intervals,
+// timeouts, label and what it measures and writes.
+func (r *resolver) client(s *Spec) []Warning {
+	var warnings []Warning
+	p := r.p
 	s.Threads = int(r.int64("threadcount", 1, 1<<20))
 	s.Target = r.float(targetRange, "target", 0, maxTarget)
 	// Below minTarget one operation's slot lies past the end of any run,
@@ -287,16 +323,7 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 		warnings = append(warnings, Warning(fmt.Sprintf("measurementtype=%s: mongobench always measures with HdrHistogram", printable.String(mt))))
 	}
 
-	if r.err == nil {
-		r.err = s.checkRecordSize()
-	}
-	if r.err == nil && transactions && s.OperationCount == 0 && s.MaxExecutionTime == 0 {
-		r.err = errors.New("operationcount=0 means no limit: set operationcount > 0 or maxexecutiontime > 0 so the run can end")
-	}
-	if r.err != nil {
-		return nil, nil, r.err
-	}
-	return s, warnings, nil
+	return warnings
 }
 
 func isCoreWorkload(w string) bool {
