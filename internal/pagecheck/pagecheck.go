@@ -137,117 +137,126 @@ func Check(t *testing.T, bin, page, shotName string) {
 		t.Fatal("the page has no chart to check")
 	}
 
-	t.Run("dom", func(t *testing.T) {
-		dom, log := runChromium(t, bin, "file://"+reportPath, "--dump-dom")
-		if bad := consoleLines(log); len(bad) > 0 {
-			t.Errorf("console output while loading the report:\n%s", strings.Join(bad, "\n"))
-		}
-		charts := regexp.MustCompile(`(?s)<svg class="chart".*?</svg>`).FindAllString(dom, -1)
-		if len(charts) != wantCharts {
-			t.Errorf("the browser's DOM has %d charts, the report %d", len(charts), wantCharts)
-		}
-		for i, c := range charts {
-			if !strings.Contains(c, `<path class="line" d="M`) && !strings.Contains(c, "<rect ") {
-				t.Errorf("chart %d has no drawn path or bar in the DOM", i)
-			}
-		}
-	})
+	t.Run("dom", func(t *testing.T) { checkDOM(t, bin, reportPath, wantCharts) })
+	t.Run("layout", func(t *testing.T) { checkLayout(t, bin, dir, wantCharts) })
+	t.Run("screenshot", func(t *testing.T) { checkScreenshot(t, bin, reportPath, shotName) })
+}
 
-	t.Run("layout", func(t *testing.T) {
-		dom, log := runChromium(t, bin, "file://"+filepath.Join(dir, "harness.html"),
-			"--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom")
-		if bad := consoleLines(log); len(bad) > 0 {
-			t.Errorf("console output while laying out the report:\n%s", strings.Join(bad, "\n"))
+// checkDOM loads the page and counts the charts the browser drew.
+func checkDOM(t *testing.T, bin, reportPath string, wantCharts int) {
+	dom, log := runChromium(t, bin, "file://"+reportPath, "--dump-dom")
+	if bad := consoleLines(log); len(bad) > 0 {
+		t.Errorf("console output while loading the report:\n%s", strings.Join(bad, "\n"))
+	}
+	charts := regexp.MustCompile(`(?s)<svg class="chart".*?</svg>`).FindAllString(dom, -1)
+	if len(charts) != wantCharts {
+		t.Errorf("the browser's DOM has %d charts, the report %d", len(charts), wantCharts)
+	}
+	for i, c := range charts {
+		if !strings.Contains(c, `<path class="line" d="M`) && !strings.Contains(c, "<rect ") {
+			t.Errorf("chart %d has no drawn path or bar in the DOM", i)
 		}
-		m := regexp.MustCompile(`<pre id="result">(.*?)</pre>`).FindStringSubmatch(dom)
-		if m == nil {
-			t.Fatalf("the harness wrote no result; DOM:\n%.2000s", dom)
-		}
-		var result struct {
-			Charts [][3]int
-			Tables []struct {
-				Section             string
-				Table, Width, Shown int
-			}
-		}
-		if err := json.Unmarshal([]byte(m[1]), &result); err != nil {
-			t.Fatalf("harness result %q: %v", m[1], err)
-		}
-		boxes := result.Charts
-		if len(boxes) != wantCharts {
-			t.Errorf("%d charts laid out, want %d", len(boxes), wantCharts)
-		}
-		for i, b := range boxes {
-			if b[0] < 300 || b[1] < 150 || b[2] == 0 {
-				t.Errorf("chart %d is %d×%d px with %d drawn lines or bars", i, b[0], b[1], b[2])
-			}
-		}
-		if len(result.Tables) == 0 {
-			t.Error("the harness found no table")
-		}
-		// The tables of a report hold a handful of columns, a sweep's one
-		// pair per operation: all of them must show, not scroll.
-		for _, tb := range result.Tables {
-			t.Logf("table in section %q: %d px wide in a box of %d px", tb.Section, tb.Table, tb.Shown)
-			if tb.Width > tb.Shown {
-				t.Errorf("the table in section %q is %d px wide and shows %d px: its last columns are cut off", tb.Section, tb.Width, tb.Shown)
-			}
-		}
-	})
+	}
+}
 
-	t.Run("screenshot", func(t *testing.T) {
-		// CI keeps the screenshot for a person to look at; elsewhere it
-		// goes with the test's temporary directory.
-		outDir := os.Getenv("MONGOBENCH_ARTIFACTS")
-		if outDir == "" {
-			outDir = t.TempDir()
-		} else if err := os.MkdirAll(outDir, 0o755); err != nil {
-			t.Fatal(err)
+// checkLayout lays the page out in the harness: every chart has a size
+// and something drawn, and no table is cut off.
+func checkLayout(t *testing.T, bin, dir string, wantCharts int) {
+	dom, log := runChromium(t, bin, "file://"+filepath.Join(dir, "harness.html"),
+		"--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom")
+	if bad := consoleLines(log); len(bad) > 0 {
+		t.Errorf("console output while laying out the report:\n%s", strings.Join(bad, "\n"))
+	}
+	m := regexp.MustCompile(`<pre id="result">(.*?)</pre>`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the harness wrote no result; DOM:\n%.2000s", dom)
+	}
+	var result struct {
+		Charts [][3]int
+		Tables []struct {
+			Section             string
+			Table, Width, Shown int
 		}
-		shot := filepath.Join(outDir, shotName)
-		// Tall enough for a whole report of a few runs: the charts at the
-		// bottom (a run's metrics) are the ones a reviewer would miss.
-		_, log := runChromium(t, bin, "file://"+reportPath, "--screenshot="+shot, "--window-size=1280,12000", "--hide-scrollbars")
-		if bad := consoleLines(log); len(bad) > 0 {
-			t.Errorf("console output while taking the screenshot:\n%s", strings.Join(bad, "\n"))
+	}
+	if err := json.Unmarshal([]byte(m[1]), &result); err != nil {
+		t.Fatalf("harness result %q: %v", m[1], err)
+	}
+	boxes := result.Charts
+	if len(boxes) != wantCharts {
+		t.Errorf("%d charts laid out, want %d", len(boxes), wantCharts)
+	}
+	for i, b := range boxes {
+		if b[0] < 300 || b[1] < 150 || b[2] == 0 {
+			t.Errorf("chart %d is %d×%d px with %d drawn lines or bars", i, b[0], b[1], b[2])
 		}
-		f, err := os.Open(shot)
-		if err != nil {
-			t.Fatalf("no screenshot: %v", err)
+	}
+	if len(result.Tables) == 0 {
+		t.Error("the harness found no table")
+	}
+	// The tables of a report hold a handful of columns, a sweep's one
+	// pair per operation: all of them must show, not scroll.
+	for _, tb := range result.Tables {
+		t.Logf("table in section %q: %d px wide in a box of %d px", tb.Section, tb.Table, tb.Shown)
+		if tb.Width > tb.Shown {
+			t.Errorf("the table in section %q is %d px wide and shows %d px: its last columns are cut off", tb.Section, tb.Width, tb.Shown)
 		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatalf("screenshot: %v", err)
-		}
-		// Blue (#0072B2) and vermillion (#D55E00), the first two series
-		// colours, are used by nothing but the charts: a page whose charts
-		// failed to draw has neither.
-		b := img.Bounds()
-		var colour, ink int
-		for y := b.Min.Y; y < b.Max.Y; y += 2 {
-			for x := b.Min.X; x < b.Max.X; x += 2 {
-				r, g, bl, _ := img.At(x, y).RGBA()
-				r, g, bl = r>>8, g>>8, bl>>8
-				if r > 0xc0 && r < 0xe8 && g > 0x48 && g < 0x74 && bl < 0x20 || r < 0x18 && g > 0x60 && g < 0x84 && bl > 0xa0 && bl < 0xc4 {
-					colour++
-				}
-				if r < 0xf0 || g < 0xf0 || bl < 0xf0 {
-					ink++
-				}
+	}
+}
+
+// checkScreenshot takes the page's screenshot and checks that the charts'
+// colours are on it.
+func checkScreenshot(t *testing.T, bin, reportPath, shotName string) {
+	// CI keeps the screenshot for a person to look at; elsewhere it
+	// goes with the test's temporary directory.
+	outDir := os.Getenv("MONGOBENCH_ARTIFACTS")
+	if outDir == "" {
+		outDir = t.TempDir()
+	} else if err := os.MkdirAll(outDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(outDir, shotName)
+	// Tall enough for a whole report of a few runs: the charts at the
+	// bottom (a run's metrics) are the ones a reviewer would miss.
+	_, log := runChromium(t, bin, "file://"+reportPath, "--screenshot="+shot, "--window-size=1280,12000", "--hide-scrollbars")
+	if bad := consoleLines(log); len(bad) > 0 {
+		t.Errorf("console output while taking the screenshot:\n%s", strings.Join(bad, "\n"))
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	// Blue (#0072B2) and vermillion (#D55E00), the first two series
+	// colours, are used by nothing but the charts: a page whose charts
+	// failed to draw has neither.
+	b := img.Bounds()
+	var colour, ink int
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			r, g, bl = r>>8, g>>8, bl>>8
+			if r > 0xc0 && r < 0xe8 && g > 0x48 && g < 0x74 && bl < 0x20 || r < 0x18 && g > 0x60 && g < 0x84 && bl > 0xa0 && bl < 0xc4 {
+				colour++
+			}
+			if r < 0xf0 || g < 0xf0 || bl < 0xf0 {
+				ink++
 			}
 		}
-		total := (b.Dx() / 2) * (b.Dy() / 2)
-		t.Logf("%d pixels of series colours and %d non-white pixels of %d sampled", colour, ink, total)
-		// A blank page has no ink; a short page in the tall window is
-		// mostly white, so the bar is a count, not a share.
-		if colour < 200 || ink < 5000 {
-			t.Errorf("screenshot %s shows no charts: %d pixels of series colours and %d non-white pixels of %d sampled", shot, colour, ink, total)
-		}
-		if os.Getenv("MONGOBENCH_ARTIFACTS") != "" {
-			t.Logf("screenshot kept as artifact: %s (%d×%d)", shot, b.Dx(), b.Dy())
-		} else {
-			t.Logf("screenshot: %s (%d×%d), removed after the test; set MONGOBENCH_ARTIFACTS=DIR to keep it", shot, b.Dx(), b.Dy())
-		}
-	})
+	}
+	total := (b.Dx() / 2) * (b.Dy() / 2)
+	t.Logf("%d pixels of series colours and %d non-white pixels of %d sampled", colour, ink, total)
+	// A blank page has no ink; a short page in the tall window is
+	// mostly white, so the bar is a count, not a share.
+	if colour < 200 || ink < 5000 {
+		t.Errorf("screenshot %s shows no charts: %d pixels of series colours and %d non-white pixels of %d sampled", shot, colour, ink, total)
+	}
+	if os.Getenv("MONGOBENCH_ARTIFACTS") != "" {
+		t.Logf("screenshot kept as artifact: %s (%d×%d)", shot, b.Dx(), b.Dy())
+	} else {
+		t.Logf("screenshot: %s (%d×%d), removed after the test; set MONGOBENCH_ARTIFACTS=DIR to keep it", shot, b.Dx(), b.Dy())
+	}
 }
