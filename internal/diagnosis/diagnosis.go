@@ -86,13 +86,6 @@ const (
 	OthersShare     = 0.5
 	OthersNoteShare = 0.25
 
-	// EmbeddedDemandShare is what mongobench's process, holding the
-	// client and the embedded server, used plus waited for, as a share of
-	// the CPUs it may use, at which it would fill them alone: a host so
-	// loaded is the server's limit whoever else ran on it. Under it, a
-	// host that others kept busy is HostBusy.
-	EmbeddedDemandShare = 0.8
-
 	// CacheFillRatio is WiredTiger's default eviction trigger (95% full):
 	// from there application threads help evict. With it, a hit ratio
 	// under CacheHitRatio means the working set does not fit.
@@ -122,12 +115,17 @@ const (
 	// TargetKeptShare: an open-loop run whose throughput reached this share
 	// of -target held its target, and was limited by it, whatever was busy
 	// meanwhile; from TargetBorderlineShare it came near (a borderline
-	// limit when nothing else is found). It must also have started at most
-	// LateStartShare of its operations over 1 ms late: a busy host delays
-	// some starts by scheduling alone, but a schedule that runs behind
-	// starts most of them late. Over LateStartNoteShare, a note says so.
+	// limit when nothing else is found). Its median operation must also
+	// have started less than ScheduleLagSteps schedule steps late (a step
+	// is threads ÷ target, the time between one thread's operations): a
+	// busy host delays many starts past the 1 ms that counts as late by
+	// scheduling alone, while a schedule that runs behind delays the
+	// median operation by many steps. Results without the schedule lag are
+	// held to at most LateStartShare of operations started late. Over
+	// LateStartNoteShare late, a note says so.
 	TargetKeptShare       = 0.95
 	TargetBorderlineShare = 0.90
+	ScheduleLagSteps      = 1.0
 	LateStartShare        = 0.5
 	LateStartNoteShare    = 0.01
 )
@@ -212,7 +210,9 @@ type figures struct {
 	throughput  float64
 	operations  int64
 	lateStarts  int64
+	lagP50Us    int64
 	lagP99Us    int64
+	lagOK       bool
 	hostSamples int
 	// serverLocal is whether the host figures describe the server's host.
 	serverLocal bool
@@ -237,17 +237,25 @@ type diskFigures struct {
 	await                                   mean
 }
 
-// mean accumulates a figure over intervals.
+// mean accumulates a figure over intervals, each weighted by its length
+// in seconds.
 type mean struct {
-	sum float64
-	n   int
+	sum, weight float64
+	n           int
 }
 
-func (m *mean) add(v metrics.Value) {
-	if v.OK {
-		m.sum += v.V
-		m.n++
+func (m *mean) add(v metrics.Value, w float64) {
+	if !v.OK {
+		return
 	}
+	if w <= 0 {
+		// An interval of no length (a clock that did not move, a file
+		// without times) counts as one second rather than not at all.
+		w = 1
+	}
+	m.sum += v.V * w
+	m.weight += w
+	m.n++
 }
 
 func (m mean) ok() bool { return m.n > 0 }
@@ -256,56 +264,65 @@ func (m mean) v() float64 {
 	if m.n == 0 {
 		return 0
 	}
-	return m.sum / float64(m.n)
+	return m.sum / m.weight
 }
 
 func gather(r *results.Results) *figures {
 	f := &figures{throughput: r.ThroughputOpsSec, operations: r.Operations}
 	f.target, _ = strconv.ParseFloat(r.Config["target"], 64)
 	f.threads, _ = strconv.Atoi(r.Config["threadcount"])
-	if r.ScheduleLag != nil {
-		f.lagP99Us = r.ScheduleLag.PercentilesUs["99"]
+	if l := r.ScheduleLag; l != nil && l.Count > 0 {
+		f.lagP50Us, f.lagOK = l.PercentilesUs["50"]
+		f.lagP99Us = l.PercentilesUs["99"]
 	}
+	// Each interval counts by its length: the last one of a run is often
+	// a fraction of the others, and must not weigh as much.
 	var server []*metrics.ServerInterval
 	var host []*metrics.HostInterval
+	var serverW, hostW []float64
 	if e := r.Extra; e != nil {
 		f.client = e.Client
 		if e.Runner != nil {
 			f.lateStarts = e.Runner.LateStarts
 		}
+		prev := 0.0
 		for _, s := range e.ServerMetrics {
-			server = append(server, s.Server)
+			server, serverW = append(server, s.Server), append(serverW, s.T-prev)
+			prev = s.T
 		}
+		prev = 0
 		for _, h := range e.HostMetrics {
-			host = append(host, h.Host)
+			host, hostW = append(host, h.Host), append(hostW, h.T-prev)
+			prev = h.T
 		}
 	}
 	if len(server) == 0 && len(host) == 0 {
 		// Results written before the series were copied into extra.
 		for _, iv := range r.Intervals {
 			if iv.Metrics != nil {
-				server = append(server, iv.Metrics.Server)
-				host = append(host, iv.Metrics.Host)
+				server, serverW = append(server, iv.Metrics.Server), append(serverW, iv.EndS-iv.StartS)
+				host, hostW = append(host, iv.Metrics.Host), append(hostW, iv.EndS-iv.StartS)
 			}
 		}
 	}
 	diskAt := map[string]int{}
-	for _, h := range host {
+	for i, h := range host {
 		if h == nil {
 			continue
 		}
+		w := hostW[i]
 		f.hostSamples++
 		f.serverLocal = h.DescribesServer
 		if c := h.CPU; c != nil {
 			f.numCPU = c.NumCPU
-			f.cpu.user.add(c.UserPct)
-			f.cpu.system.add(c.SystemPct)
-			f.cpu.steal.add(c.StealPct)
-			f.cpu.iowait.add(c.IowaitPct)
-			f.cpu.idle.add(c.IdlePct)
+			f.cpu.user.add(c.UserPct, w)
+			f.cpu.system.add(c.SystemPct, w)
+			f.cpu.steal.add(c.StealPct, w)
+			f.cpu.iowait.add(c.IowaitPct, w)
+			f.cpu.idle.add(c.IdlePct, w)
 		}
 		if p := h.Process; p != nil {
-			f.cpu.process.add(p.CPUPct)
+			f.cpu.process.add(p.CPUPct, w)
 		}
 		for _, k := range h.Disks {
 			i, ok := diskAt[k.Name]
@@ -315,39 +332,40 @@ func gather(r *results.Results) *figures {
 				f.disks = append(f.disks, diskFigures{name: k.Name})
 			}
 			df := &f.disks[i]
-			df.iops.add(k.IOPS)
-			df.reads.add(k.ReadsPerSec)
-			df.writes.add(k.WritesPerSec)
-			df.rMB.add(k.ReadMBPerSec)
-			df.wMB.add(k.WriteMBPerSec)
-			df.util.add(k.UtilPct)
-			df.aq.add(k.AvgQueueSize)
-			df.await.add(k.AwaitMs)
+			df.iops.add(k.IOPS, w)
+			df.reads.add(k.ReadsPerSec, w)
+			df.writes.add(k.WritesPerSec, w)
+			df.rMB.add(k.ReadMBPerSec, w)
+			df.wMB.add(k.WriteMBPerSec, w)
+			df.util.add(k.UtilPct, w)
+			df.aq.add(k.AvgQueueSize, w)
+			df.await.add(k.AwaitMs, w)
 		}
 	}
-	for _, s := range server {
+	for i, s := range server {
 		if s == nil {
 			continue
 		}
+		w := serverW[i]
 		if s.Error != "" {
 			f.serverError = s.Error
 			continue
 		}
 		f.serverSeen = true
-		f.conns.current.add(s.Connections.Current)
-		f.conns.available.add(s.Connections.Available)
+		f.conns.current.add(s.Connections.Current, w)
+		f.conns.available.add(s.Connections.Available, w)
 		if s.GlobalLock.QueueReaders.OK || s.GlobalLock.QueueWriters.OK {
-			f.queued.add(metrics.Known(s.GlobalLock.QueueReaders.V + s.GlobalLock.QueueWriters.V))
+			f.queued.add(metrics.Known(s.GlobalLock.QueueReaders.V+s.GlobalLock.QueueWriters.V), w)
 		}
-		f.netIn.add(s.Network.BytesInPerSec)
-		f.netOut.add(s.Network.BytesOutPerSec)
+		f.netIn.add(s.Network.BytesInPerSec, w)
+		f.netOut.add(s.Network.BytesOutPerSec, w)
 		if c := s.Cache; c != nil {
 			f.cache.seen = true
-			f.cache.fill.add(c.FillRatio)
-			f.cache.hit.add(c.HitRatio)
-			f.cache.readMB.add(c.ReadIntoMBPerSec)
-			f.cache.appReads.add(c.AppPageReadsPerSec)
-			f.cache.max.add(c.MaxBytes)
+			f.cache.fill.add(c.FillRatio, w)
+			f.cache.hit.add(c.HitRatio, w)
+			f.cache.readMB.add(c.ReadIntoMBPerSec, w)
+			f.cache.appReads.add(c.AppPageReadsPerSec, w)
+			f.cache.max.add(c.MaxBytes, w)
 		}
 	}
 	return f
@@ -466,20 +484,20 @@ func (j *judge) cpu() bool {
 	kind := ServerCPU
 	switch {
 	case embedded:
-		// One process holds the client and the server: what it used and
-		// waited for is what the benchmark asked of the machine.
-		demand := c.Utilization + c.Waiting
+		// One process holds the client and the server: the rest of the
+		// busy time is other processes'.
 		evidence = append(evidence, fmt.Sprintf(
 			"the client and the embedded server, one process, used %s of the %s CPUs it may use and waited for a CPU %s of the time (threshold %s)",
 			pct(100*c.Utilization), num(c.AllowedCPUs, -1), pct(100*c.Waiting), pct(100*RunQueueWaitShare)))
 		switch {
-		case split && othersShare >= OthersShare && demand < EmbeddedDemandShare:
+		case split && othersShare >= OthersShare:
 			kind = HostBusy
 			evidence = append(evidence, fmt.Sprintf(
-				"other processes used %s of the CPUs, %s of their busy time (threshold %s), while mongobench's process, client and server together, asked for %s of its CPUs (used plus waited, under the %s that would fill them): the load was not the server's",
-				pct(others), pct(100*othersShare), pct(100*OthersShare), pct(100*demand), pct(100*EmbeddedDemandShare)))
+				"other processes used %s of the CPUs, %s of their busy time (threshold %s), against %s for mongobench's process, client and server together: the load was not the server's",
+				pct(others), pct(100*othersShare), pct(100*OthersShare), pct(own)))
 		case split && othersShare >= OthersNoteShare:
-			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs: the machine is shared, and alone it would have gone faster", pct(others)))
+			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time: the machine is shared, and alone it would have gone faster",
+				pct(others), pct(100*othersShare)))
 		}
 	case !f.serverLocal:
 		// The host figures are the client's machine.
@@ -655,24 +673,33 @@ func (j *judge) server() bool {
 
 // target judges an open-loop run against its -target: 2 when it held it,
 // 1 when it came near, 0 when it fell behind or had none; with the
-// sentence that says so. Late starts count an operation started over
-// 1 ms behind its schedule, which a busy host's scheduling alone causes:
-// only when most operations start late has the schedule run behind.
+// sentence that says so.
 func (j *judge) target() (int, string) {
 	f := j.f
 	if f.target <= 0 || f.operations <= 0 {
 		return 0, ""
 	}
 	share := f.throughput / f.target
-	late := float64(f.lateStarts) / float64(f.operations)
 	lvl := level(share, TargetKeptShare, TargetBorderlineShare)
-	if late > LateStartShare {
-		lvl = 0
+	late := float64(f.lateStarts) / float64(f.operations)
+	var schedule string
+	if f.lagOK {
+		step := float64(max(f.threads, 1)) / f.target * 1e3 // ms
+		lag := float64(f.lagP50Us) / 1e3
+		if lag >= ScheduleLagSteps*step {
+			lvl = 0
+		}
+		schedule = fmt.Sprintf("the median operation started %s ms behind its schedule, threshold %s ms (the time between one thread's operations: threads ÷ target); %d of %d operations (%s) started over 1 ms late",
+			num(lag, 1), num(ScheduleLagSteps*step, 1), f.lateStarts, f.operations, pct(100*late))
+	} else {
+		if late > LateStartShare {
+			lvl = 0
+		}
+		schedule = fmt.Sprintf("%d of %d operations (%s) started over 1 ms late, threshold %s", f.lateStarts, f.operations, pct(100*late), pct(100*LateStartShare))
 	}
 	how := [...]string{"fell behind", "came near", "held"}[lvl]
-	return lvl, fmt.Sprintf("the run %s its -target of %s ops/s: %s ops/s, %s of it (threshold %s), with %d of %d operations (%s) started over 1 ms late, threshold %s",
-		how, num(f.target, -1), num(f.throughput, 1), pct(100*share), pct(100*TargetKeptShare),
-		f.lateStarts, f.operations, pct(100*late), pct(100*LateStartShare))
+	return lvl, fmt.Sprintf("the run %s its -target of %s ops/s: %s ops/s, %s of it (threshold %s); %s",
+		how, num(f.target, -1), num(f.throughput, 1), pct(100*share), pct(100*TargetKeptShare), schedule)
 }
 
 // lateNote is the note for a run that held its target though some of its
