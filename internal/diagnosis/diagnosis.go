@@ -216,7 +216,9 @@ type figures struct {
 	hostSamples int
 	// serverLocal is whether the host figures describe the server's host.
 	serverLocal bool
-	cpu         struct{ user, system, steal, iowait, idle, process mean }
+	// process is mongobench's own process; server a local server's own,
+	// when it runs apart and was seen.
+	cpu         struct{ user, system, steal, iowait, idle, process, server mean }
 	numCPU      int
 	disks       []diskFigures
 	serverSeen  bool
@@ -323,6 +325,9 @@ func gather(r *results.Results) *figures {
 		}
 		if p := h.Process; p != nil {
 			f.cpu.process.add(p.CPUPct, w)
+		}
+		if p := h.ServerProcess; p != nil {
+			f.cpu.server.add(p.CPUPct, w)
 		}
 		for _, k := range h.Disks {
 			i, ok := diskAt[k.Name]
@@ -512,14 +517,34 @@ func (j *judge) cpu() bool {
 		}
 	default:
 		// A local server in a process of its own.
-		if split {
-			evidence = append(evidence, fmt.Sprintf("of that, the client's own process used %s", pct(own)))
+		if !split {
+			break
+		}
+		evidence = append(evidence, fmt.Sprintf("of that, the client's own process used %s", pct(own)))
+		if !f.cpu.server.ok() {
+			// Its share and other processes' cannot be told apart.
 			if othersShare < 1-OthersShare {
 				kind = ClientCPU
 				evidence = append(evidence, fmt.Sprintf("the client took most of the CPUs it shares with the server: %s of their busy time", pct(100*(1-othersShare))))
 			} else {
 				evidence = append(evidence, fmt.Sprintf("the server's own CPU time is not reported: the other %s is the server's and any other processes' together", pct(others)))
 			}
+			break
+		}
+		server := f.cpu.server.v()
+		others = max(busy-own-server, 0)
+		othersShare = others / busy
+		evidence = append(evidence, fmt.Sprintf("the server's own process used %s", pct(server)))
+		switch {
+		case othersShare >= OthersShare:
+			kind = HostBusy
+			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time (threshold %s), against %s for the client and %s for the server: the load was neither's",
+				pct(others), pct(100*othersShare), pct(100*OthersShare), pct(own), pct(server)))
+		case own > server:
+			kind = ClientCPU
+			evidence = append(evidence, fmt.Sprintf("the client took more of the CPUs it shares with the server than the server did: %s against %s", pct(own), pct(server)))
+		case othersShare >= OthersNoteShare:
+			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time: the machine is shared", pct(others), pct(100*othersShare)))
 		}
 	}
 	j.add(kind, lvl, severity, evidence...)

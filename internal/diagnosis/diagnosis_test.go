@@ -100,6 +100,15 @@ func othersBusy(n int, user, system, own float64) func(int) *metrics.HostInterva
 	}
 }
 
+// serverUsed adds a local server's own process, using pct of the host.
+func serverUsed(host func(int) *metrics.HostInterval, pct float64) func(int) *metrics.HostInterval {
+	return func(i int) *metrics.HostInterval {
+		h := host(i)
+		h.ServerProcess = &metrics.ProcessInterval{CPUPct: v(pct)}
+		return h
+	}
+}
+
 func quietServer(i int) *metrics.ServerInterval {
 	return &metrics.ServerInterval{
 		Connections: metrics.Connections{Current: v(20), Available: v(800)},
@@ -314,6 +323,33 @@ var diagnoseCases = []diagnoseCase{
 			host:   othersBusy(2, 70, 28, 60), server: quietServer},
 		verdict: ServerCPU, limits: []string{ServerCPU},
 		say: []string{"other processes used 38.0% of the CPUs, 38.8% of their busy time: the machine is shared"},
+	},
+	{
+		// A local mongod, its own CPU read by the pid its serverStatus
+		// reports, fills the host: the server's CPU, by its own figure.
+		name: "local server saturates the host",
+		run: run{local: true, client: &results.Client{WallS: 60, Utilization: 0.1, Waiting: 0.05, AllowedCPUs: 2, HostCPUs: 2},
+			host: serverUsed(othersBusy(2, 70, 28, 5), 90), server: quietServer},
+		verdict: ServerCPU, limits: []string{ServerCPU},
+		say: []string{"of that, the client's own process used 5.0%", "the server's own process used 90.0%"},
+	},
+	{
+		// The banner: a client beside a local server, using 4%
+		// of its 2 CPUs and waiting for one 84% of the time, on a host
+		// that neither the client nor the server kept busy.
+		name: "local server, host busy with others",
+		run: run{local: true, client: &results.Client{WallS: 60, Utilization: 0.04, Waiting: 0.84, AllowedCPUs: 2, HostCPUs: 2},
+			host: serverUsed(othersBusy(2, 60, 39.6, 4), 6), server: quietServer},
+		verdict: HostBusy, limits: []string{HostBusy},
+		say: []string{"other processes used 89.6% of the CPUs, 90.0% of their busy time (threshold 50.0%), against 4.0% for the client and 6.0% for the server: the load was neither's"},
+	},
+	{
+		// A local server and a client that used more of the host than it.
+		name: "local server, client heavier",
+		run: run{local: true, client: &results.Client{WallS: 60, Utilization: 0.6, Waiting: 0.2, AllowedCPUs: 2, HostCPUs: 2},
+			host: serverUsed(othersBusy(2, 70, 28, 60), 35), server: quietServer},
+		verdict: ClientCPU, limits: []string{ClientCPU},
+		say: []string{"the client took more of the CPUs it shares with the server than the server did: 60.0% against 35.0%"},
 	},
 	{
 		// A local server beside a client that takes most of the CPUs.
