@@ -161,12 +161,10 @@ func Diagnose(r *results.Results, ceilings ...*results.DiskCeiling) *results.Dia
 
 	tl, held := j.target()
 	switch {
-	case !judged:
-		d.Verdict = "cannot judge: the results hold no client, host or server metrics"
-		d.Limits = nil
 	case tl == 2:
 		// A run that held its schedule was limited by it, whatever was
-		// busy: what would otherwise be a limit is said as a note.
+		// busy: what would otherwise be a limit is said as a note. Its
+		// throughput says so without any metrics.
 		var notes []string
 		for _, l := range d.Limits {
 			notes = append(notes, fmt.Sprintf("%s near its limit though the run held its target: %s", LimitName(l), strings.Join(l.Evidence, "; ")))
@@ -177,6 +175,9 @@ func Diagnose(r *results.Results, ceilings ...*results.DiskCeiling) *results.Dia
 		d.Notes = append(notes, d.Notes...)
 		d.Limits = []results.Limit{{Kind: Target, Severity: f.throughput / f.target / TargetKeptShare, Evidence: []string{held}}}
 		d.Verdict = Target
+	case !judged:
+		d.Verdict = "cannot judge: the results hold no client, host or server metrics"
+		d.Limits = nil
 	case len(d.Limits) == 0 && tl == 1:
 		d.Limits = []results.Limit{{Kind: Target, Borderline: true, Severity: f.throughput / f.target / TargetKeptShare, Evidence: []string{held}}}
 		d.Verdict = Target + " (borderline)"
