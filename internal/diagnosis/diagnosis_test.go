@@ -434,7 +434,7 @@ var diagnoseCases = []diagnoseCase{
 		name:    "target held, no metrics",
 		run:     run{target: 50, throughput: 50, operations: 500},
 		verdict: Target, limits: []string{Target},
-		say:     []string{"the run held its -target of 50 ops/s: 50.0 ops/s, 100.0% of it (threshold 95.0%); 0 of 500 operations (0.0%) started over 1 ms late, threshold 50.0%"},
+		say: []string{"the run held its -target of 50 ops/s: 50.0 ops/s, 100.0% of it (threshold 95.0%); 0 of 500 operations (0.0%) started over 1 ms late, threshold 50.0%"},
 	},
 }
 
