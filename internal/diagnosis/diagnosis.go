@@ -499,7 +499,7 @@ func (j *judge) cpu() bool {
 		case split && othersShare >= OthersShare:
 			kind = HostBusy
 			evidence = append(evidence, fmt.Sprintf(
-				"other processes used %s of the CPUs, %s of their busy time (threshold %s), against %s for mongobench's process, client and server together: the load was not the server's",
+				"other processes used %s of the CPUs, %s of their busy time (threshold %s), against %s for mongobench's process, client and server together: most of the load was not the server's",
 				pct(others), pct(100*othersShare), pct(100*OthersShare), pct(own)))
 		case split && othersShare >= OthersNoteShare:
 			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time: the machine is shared, and alone it would have gone faster",
@@ -512,7 +512,7 @@ func (j *judge) cpu() bool {
 			evidence = append(evidence, fmt.Sprintf("of that, the client's own process used %s", pct(own)))
 			if othersShare >= OthersShare {
 				kind = HostBusy
-				evidence = append(evidence, fmt.Sprintf("other processes used %s of the client's host CPUs, %s of their busy time (threshold %s): the load was not the client's",
+				evidence = append(evidence, fmt.Sprintf("other processes used %s of the client's host CPUs, %s of their busy time (threshold %s): most of the load was not the client's",
 					pct(others), pct(100*othersShare), pct(100*OthersShare)))
 			}
 		}
@@ -539,7 +539,7 @@ func (j *judge) cpu() bool {
 		switch {
 		case othersShare >= OthersShare:
 			kind = HostBusy
-			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time (threshold %s), against %s for the client and %s for the server: the load was neither's",
+			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time (threshold %s), against %s for the client and %s for the server: most of the load was neither's",
 				pct(others), pct(100*othersShare), pct(100*OthersShare), pct(own), pct(server)))
 		case own > server:
 			kind = ClientCPU

@@ -291,7 +291,7 @@ var diagnoseCases = []diagnoseCase{
 			client: &results.Client{WallS: 60, Utilization: 0.04, Waiting: 0.30, AllowedCPUs: 2, HostCPUs: 2, IncludesEmbeddedServer: true},
 			host:   othersBusy(2, 60, 39.6, 4), server: quietServer},
 		verdict: HostBusy, limits: []string{HostBusy},
-		say: []string{"the server's host CPUs were 99.6% busy", "other processes used 95.6% of the CPUs, 96.0% of their busy time (threshold 50.0%), against 4.0% for mongobench's process, client and server together: the load was not the server's"},
+		say: []string{"the server's host CPUs were 99.6% busy", "other processes used 95.6% of the CPUs, 96.0% of their busy time (threshold 50.0%), against 4.0% for mongobench's process, client and server together: most of the load was not the server's"},
 	},
 	{
 		// The banner: a client on the busy host of a remote
@@ -341,7 +341,7 @@ var diagnoseCases = []diagnoseCase{
 		run: run{local: true, client: &results.Client{WallS: 60, Utilization: 0.04, Waiting: 0.84, AllowedCPUs: 2, HostCPUs: 2},
 			host: serverUsed(othersBusy(2, 60, 39.6, 4), 6), server: quietServer},
 		verdict: HostBusy, limits: []string{HostBusy},
-		say: []string{"other processes used 89.6% of the CPUs, 90.0% of their busy time (threshold 50.0%), against 4.0% for the client and 6.0% for the server: the load was neither's"},
+		say: []string{"other processes used 89.6% of the CPUs, 90.0% of their busy time (threshold 50.0%), against 4.0% for the client and 6.0% for the server: most of the load was neither's"},
 	},
 	{
 		// A local server and a client that used more of the host than it.

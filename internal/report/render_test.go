@@ -234,7 +234,7 @@ func TestOneVerdict(t *testing.T) {
 		Evidence: []string{"the run held its -target of 20 ops/s: 20.1 ops/s, 100.3% of it (threshold 95.0%)"}}},
 		Notes: []string{"host busy with other processes near its limit though the run held its target: the server's host CPUs were 100.0% busy"}}
 	busy := &results.Diagnosis{Verdict: diagnosis.HostBusy, Limits: []results.Limit{{Kind: diagnosis.HostBusy,
-		Evidence: []string{"the client's host CPUs were 99.6% busy", "other processes used 95.6% of the client's host CPUs, 96.0% of their busy time (threshold 50.0%): the load was not the client's"}}}}
+		Evidence: []string{"the client's host CPUs were 99.6% busy", "other processes used 95.6% of the client's host CPUs, 96.0% of their busy time (threshold 50.0%): most of the load was not the client's"}}}}
 	bound := &results.Diagnosis{Verdict: diagnosis.ClientCPU, Limits: []results.Limit{{Kind: diagnosis.ClientCPU,
 		Evidence: []string{"the client used 93.4% of the 1 CPUs it may use, threshold 80.0%"}}}}
 	tests := []struct {
@@ -245,7 +245,7 @@ func TestOneVerdict(t *testing.T) {
 	}{
 		{"held its target", withDiagnosis(target, starved), "target", ""},
 		{"host busy", withDiagnosis(busy, starved), "host busy with other processes",
-			"Run 1 ran on a host busy with other processes: its figures describe a shared machine, not the server (other processes used 95.6% of the client&#39;s host CPUs, 96.0% of their busy time (threshold 50.0%): the load was not the client&#39;s)."},
+			"Run 1 ran on a host busy with other processes: its figures describe a shared machine, not the server (other processes used 95.6% of the client&#39;s host CPUs, 96.0% of their busy time (threshold 50.0%): most of the load was not the client&#39;s)."},
 		{"client-bound", withDiagnosis(bound, &results.Client{Bound: true, WallS: 15, Utilization: 0.934, AllowedCPUs: 1}), "client CPU",
 			"Run 1 was limited by its client&#39;s CPU: its throughput and latencies describe the client more than the server (the client used 93.4% of the 1 CPUs it may use, threshold 80.0%)."},
 	}
