@@ -524,6 +524,12 @@ func TestDiagnoseRecorded(t *testing.T) {
 			say: []string{"the client and the embedded server, one process, used 7.2% of the 2 CPUs", "other processes used 92.8% of the CPUs, 92.9% of their busy time (threshold 50.0%), against 7.1% for mongobench's process"},
 		},
 		{
+			// 16 threads, no target, on the machine when it was quiet: the
+			// benchmark's own process filled the CPUs. Server CPU.
+			file: "threads16_quiet_host.json", verdict: ServerCPU,
+			say: []string{"the server's host CPUs were 93.5% busy", "the client and the embedded server, one process, used 90.7% of the 2 CPUs it may use and waited for a CPU 9.9% of the time"},
+		},
+		{
 			// 16 threads, no target, while other work kept the CPUs busy.
 			file: "threads16_busy_host.json", verdict: HostBusy,
 			say: []string{"the client and the embedded server, one process, used 33.9% of the 2 CPUs", "other processes used 64.5% of the CPUs, 65.5% of their busy time (threshold 50.0%), against 33.9% for mongobench's process"},
@@ -545,6 +551,9 @@ func TestDiagnoseRecorded(t *testing.T) {
 				t.Fatalf("verdict %q, want %q\n%s", d.Verdict, tt.verdict, dump(d))
 			}
 			text := dump(d)
+			if tt.verdict == ServerCPU && strings.Contains(text, "other processes") {
+				t.Errorf("a host the benchmark filled names other processes:\n%s", text)
+			}
 			for _, s := range tt.say {
 				if !strings.Contains(text, s) {
 					t.Errorf("the diagnosis does not say %q:\n%s", s, text)
