@@ -3,32 +3,39 @@ package bench
 import (
 	"fmt"
 	"strconv"
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/diagnosis"
 
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/selfmon"
 )
 
-// ClientReport is what the client's self-monitoring says of one phase.
+// ClientReport is what the client's self-monitoring says of one phase:
+// figures only. Whether the client limited the run is the diagnosis's
+// verdict (internal/diagnosis), which weighs them with the host's CPUs;
+// the lines and warning here take that verdict, so that no output can
+// say otherwise.
 type ClientReport struct {
 	Usage      selfmon.Usage
 	Operations int64
 	// SharesProcess is true when the embedded server ran inside the
-	// client's process: the CPU figures are then the two together, and
-	// whether the client alone was the bottleneck cannot be told.
+	// client's process: the CPU figures are then the two together.
 	SharesProcess bool
 }
 
-// Bound reports whether the client was the bottleneck of the run. Only a
-// client alone in its process can be judged.
-func (c ClientReport) Bound() bool {
-	return !c.SharesProcess && c.Usage.CPUTimeAvailable && c.Usage.ClientBound()
+// Bound reports whether the diagnosis d found the client to be the
+// limit of the run. Only a client alone in its process can be.
+func (c ClientReport) Bound(d *results.Diagnosis) bool {
+	return !c.SharesProcess && c.Usage.CPUTimeAvailable && diagnosis.ClientBound(d)
 }
 
 // SummaryLines are the [CLIENT] lines of the text summary. The process's
 // CPU seconds and share of the host are [HOST]'s already; these say what
 // they mean for the run: the cost per operation, the share of the CPUs the
-// client may use (GOMAXPROCS and a cgroup quota included), and the verdict.
-func (c ClientReport) SummaryLines() []string {
+// client may use (GOMAXPROCS and a cgroup quota included), and whether the
+// run's diagnosis d found it client-bound.
+func (c ClientReport) SummaryLines(d *results.Diagnosis) []string {
 	u := c.Usage
 	var lines []string
 	add := func(name, value string) { lines = append(lines, "[CLIENT], "+name+", "+value) }
@@ -48,25 +55,44 @@ func (c ClientReport) SummaryLines() []string {
 	if c.SharesProcess {
 		add("IncludesEmbeddedServer", "true")
 	} else if u.CPUTimeAvailable {
-		add("ClientBound", strconv.FormatBool(c.Bound()))
+		add("ClientBound", strconv.FormatBool(c.Bound(d)))
 	}
 	return lines
 }
 
-// Warning is the stderr sentence for a client-bound run, or "".
-func (c ClientReport) Warning() string {
-	if c.Bound() {
-		return c.Usage.Warning()
+// Warning is the stderr sentence for a run whose diagnosis d says its
+// figures describe something other than the server: the client's CPU,
+// a host busy with other processes, or the machine the embedded server
+// shares with the client; "" otherwise.
+func (c ClientReport) Warning(d *results.Diagnosis) string {
+	if d == nil || len(d.Limits) == 0 || d.Limits[0].Borderline {
+		return ""
 	}
-	if c.SharesProcess && c.Usage.CPUTimeAvailable && c.Usage.ClientBound() {
-		return fmt.Sprintf("the client and the embedded server together used %.0f%% of the CPUs this process may use: the figures measure this machine's CPU, not the server; give a mongodb.url to benchmark a server of its own",
-			100*c.Usage.Utilization)
+	switch l := d.Limits[0]; l.Kind {
+	case diagnosis.ClientCPU:
+		if c.Bound(d) {
+			return "the run was client-bound and the server figures are understated: " + strings.Join(l.Evidence, "; ")
+		}
+	case diagnosis.HostBusy:
+		return "the host was busy with other processes, so the figures describe a shared machine: " + strings.Join(l.Evidence, "; ")
+	case diagnosis.ServerCPU:
+		if c.SharesProcess && c.Usage.CPUTimeAvailable {
+			return fmt.Sprintf("the client and the embedded server together used %.0f%% of the CPUs this process may use: the figures measure this machine's CPU, not the server; give a mongodb.url to benchmark a server of its own",
+				100*c.Usage.Utilization)
+		}
 	}
 	return ""
 }
 
-// Section is the results file's figures of the client: selfmon's, the CPU
-// per operation, and the verdict.
+// MachineSaturated is whether the warning for d is the embedded server's
+// saturated machine, which is the same at every point of a sweep.
+func (c ClientReport) MachineSaturated(d *results.Diagnosis) bool {
+	return c.SharesProcess && diagnosis.Leading(d) == diagnosis.ServerCPU && c.Warning(d) != ""
+}
+
+// Section is the results file's figures of the client: selfmon's and the
+// CPU per operation. Bound is left for Outcome.Results to set from the
+// diagnosis, which these figures are an input to.
 func (c ClientReport) Section() *results.Client {
 	u := c.Usage
 	sec := &results.Client{
@@ -76,7 +102,6 @@ func (c ClientReport) Section() *results.Client {
 		Utilization:            u.Utilization,
 		RunQueueWaitS:          u.RunQueueWait.Seconds(),
 		Waiting:                u.Waiting,
-		Bound:                  c.Bound(),
 		AllowedCPUs:            u.Limits.Allowed,
 		GOMAXPROCS:             u.Limits.GOMAXPROCS,
 		CgroupCPUs:             u.Limits.CgroupCPUs,

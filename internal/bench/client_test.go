@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/selfmon"
 )
 
@@ -14,17 +16,25 @@ func TestClientReport(t *testing.T) {
 	t.Parallel()
 	twoCPUs := selfmon.Limits{NumCPU: 2, GOMAXPROCS: 2, Allowed: 2}
 	oneOfTwo := selfmon.Limits{NumCPU: 2, GOMAXPROCS: 1, Allowed: 1}
+	clientCPU := &results.Diagnosis{Verdict: diagnosis.ClientCPU, Limits: []results.Limit{{Kind: diagnosis.ClientCPU,
+		Evidence: []string{"the client used 90.0% of the 1 CPUs it may use, threshold 80.0%"}}}}
+	hostBusy := &results.Diagnosis{Verdict: diagnosis.HostBusy, Limits: []results.Limit{{Kind: diagnosis.HostBusy,
+		Evidence: []string{"the client's host CPUs were 99.6% busy", "other processes used 95.6% of the client's host CPUs"}}}}
+	serverCPU := &results.Diagnosis{Verdict: diagnosis.ServerCPU, Limits: []results.Limit{{Kind: diagnosis.ServerCPU, Evidence: []string{"the server's host CPUs were 98.0% busy"}}}}
+	target := &results.Diagnosis{Verdict: diagnosis.Target, Limits: []results.Limit{{Kind: diagnosis.Target, Evidence: []string{"the run held its -target of 20 ops/s"}}}}
+	none := &results.Diagnosis{Verdict: results.NoLimitFound}
 	tests := []struct {
 		name    string
 		report  ClientReport
+		d       *results.Diagnosis
 		lines   []string
 		warning string // a fragment; "" for none
-		bound   bool
 	}{
 		{
 			// 3 CPU-s over 10 s on 2 CPUs is 15%; 3 s / 60,000 ops = 50 µs.
 			name:   "idle client",
 			report: ClientReport{Usage: synthUsage(10*time.Second, 2*time.Second, time.Second, twoCPUs, 50<<20), Operations: 60000},
+			d:      none,
 			lines: []string{
 				"[CLIENT], CPUPerOperation(us), 50.0",
 				"[CLIENT], AllowedCPUs, 2",
@@ -35,9 +45,10 @@ func TestClientReport(t *testing.T) {
 		},
 		{
 			// 9 CPU-s over 10 s with GOMAXPROCS=1: 90% of what it may use,
-			// though only 45% of the host.
+			// though only 45% of the host; the diagnosis names the client.
 			name:   "starved by GOMAXPROCS",
 			report: ClientReport{Usage: synthUsage(10*time.Second, 6*time.Second, 3*time.Second, oneOfTwo, 3<<19), Operations: 100000},
+			d:      clientCPU,
 			lines: []string{
 				"[CLIENT], CPUPerOperation(us), 90.0",
 				"[CLIENT], AllowedCPUs, 1",
@@ -45,57 +56,77 @@ func TestClientReport(t *testing.T) {
 				"[CLIENT], PeakRSS(MB), 1.5",
 				"[CLIENT], ClientBound, true",
 			},
-			warning: "the client used 90% of the 1 CPUs it may use (0.90 CPU-seconds per second): the run was client-bound",
-			bound:   true,
+			warning: "the run was client-bound and the server figures are understated: the client used 90.0% of the 1 CPUs it may use, threshold 80.0%",
 		},
 		{
-			// 6 CPU-s over 10 s on 1 CPU is 60%, and 3 s more of waiting
-			// for a CPU is 30%: 90% of what it may use wanted by the client.
-			name: "starved by another process",
+			// 4% of its CPUs used and 84% of the time waiting for one: the
+			// diagnosis found others kept the host busy. Not client-bound,
+			// and the warning says whose the load was.
+			name: "starved by other processes",
 			report: ClientReport{Usage: func() selfmon.Usage {
-				u := synthUsage(10*time.Second, 5*time.Second, time.Second, oneOfTwo, 1<<20)
-				u.RunQueueWait, u.Waiting, u.RunQueueWaitAvailable = 3*time.Second, 0.3, true
+				u := synthUsage(10*time.Second, 600*time.Millisecond, 200*time.Millisecond, twoCPUs, 1<<20)
+				u.RunQueueWait, u.Waiting, u.RunQueueWaitAvailable = 16800*time.Millisecond, 0.84, true
 				return u
 			}(), Operations: 100000},
+			d: hostBusy,
 			lines: []string{
-				"[CLIENT], CPUPerOperation(us), 60.0",
-				"[CLIENT], AllowedCPUs, 1",
-				"[CLIENT], CPUUtilization(%), 60.0",
-				"[CLIENT], WaitingForCPU(%), 30.0",
+				"[CLIENT], CPUPerOperation(us), 8.0",
+				"[CLIENT], AllowedCPUs, 2",
+				"[CLIENT], CPUUtilization(%), 4.0",
+				"[CLIENT], WaitingForCPU(%), 84.0",
 				"[CLIENT], PeakRSS(MB), 1.0",
-				"[CLIENT], ClientBound, true",
+				"[CLIENT], ClientBound, false",
 			},
-			warning: "the client used 60% of the 1 CPUs it may use (0.60 CPU-seconds per second) and waited for a CPU another 30% of the time: the run was client-bound",
-			bound:   true,
+			warning: "the host was busy with other processes, so the figures describe a shared machine: the client's host CPUs were 99.6% busy; other processes used 95.6% of the client's host CPUs",
 		},
 		{
-			// With the embedded server in the process no verdict is given,
-			// but a saturated process is still said.
+			// A run held by its target says nothing, whatever its figures.
+			name:   "held by its target",
+			report: ClientReport{Usage: synthUsage(10*time.Second, 6*time.Second, 3*time.Second, oneOfTwo, 0), Operations: 200},
+			d:      target,
+			lines: []string{
+				"[CLIENT], CPUPerOperation(us), 45000.0",
+				"[CLIENT], AllowedCPUs, 1",
+				"[CLIENT], CPUUtilization(%), 90.0",
+				"[CLIENT], ClientBound, false",
+			},
+		},
+		{
+			// With the embedded server in the process no client verdict is
+			// given, but a saturated machine is still said.
 			name:    "embedded server, saturated",
 			report:  ClientReport{Usage: synthUsage(10*time.Second, 15*time.Second, 4*time.Second, twoCPUs, 0), Operations: 0, SharesProcess: true},
+			d:       serverCPU,
 			lines:   []string{"[CLIENT], AllowedCPUs, 2", "[CLIENT], CPUUtilization(%), 95.0", "[CLIENT], IncludesEmbeddedServer, true"},
 			warning: "the client and the embedded server together used 95% of the CPUs",
-			bound:   false,
+		},
+		{
+			// A separate server's CPU is no client's warning.
+			name:   "server CPU",
+			report: ClientReport{Usage: synthUsage(10*time.Second, 2*time.Second, time.Second, twoCPUs, 0), Operations: 0},
+			d:      serverCPU,
+			lines:  []string{"[CLIENT], AllowedCPUs, 2", "[CLIENT], CPUUtilization(%), 15.0", "[CLIENT], ClientBound, false"},
 		},
 		{
 			name:   "no getrusage",
 			report: ClientReport{Usage: selfmon.Usage{Wall: time.Second, Limits: twoCPUs, PeakRSS: 1 << 20}, Operations: 10},
+			d:      clientCPU,
 			lines:  []string{"[CLIENT], PeakRSS(MB), 1.0"},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got := strings.Join(tc.report.SummaryLines(), "\n"); got != strings.Join(tc.lines, "\n") {
+			if got := strings.Join(tc.report.SummaryLines(tc.d), "\n"); got != strings.Join(tc.lines, "\n") {
 				t.Errorf("lines:\n%s\nwant:\n%s", got, strings.Join(tc.lines, "\n"))
 			}
-			w := tc.report.Warning()
+			w := tc.report.Warning(tc.d)
 			if (tc.warning == "") != (w == "") || !strings.Contains(w, tc.warning) {
 				t.Errorf("warning %q, want one containing %q", w, tc.warning)
 			}
 			sec := tc.report.Section()
 			u := tc.report.Usage
-			if sec.Bound != tc.bound || sec.IncludesEmbeddedServer != tc.report.SharesProcess ||
+			if sec.Bound || sec.IncludesEmbeddedServer != tc.report.SharesProcess ||
 				sec.AllowedCPUs != u.Limits.Allowed || sec.HostCPUs != u.Limits.NumCPU || sec.PeakRSSBytes != u.PeakRSS {
 				t.Errorf("results section %+v, usage %+v", sec, u)
 			}

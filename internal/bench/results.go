@@ -77,5 +77,8 @@ func (o *Outcome) Results(meta results.Meta, obs Observation) (*results.Results,
 		}
 	}
 	extra.Diagnosis = diagnosis.Diagnose(res, obs.DiskCeilings...)
+	if extra.Client != nil {
+		extra.Client.Bound = obs.Client.Bound(extra.Diagnosis)
+	}
 	return res, nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/measure/measuretest"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
@@ -27,12 +28,16 @@ func TestOutcomeResults(t *testing.T) {
 		obs     Observation
 		// shares is passed to Outcome.Client.
 		shares bool
+		// bound is the client_bound the diagnosis makes of the usage: 90%
+		// of the one CPU it may use, when the client is alone.
+		bound bool
 	}{
 		{name: "nothing observed", outcome: Outcome{Summary: summary, Result: runner.Result{LateStarts: 4, Abandoned: 2, TimedOut: true, Started: 2007}}},
 		{
 			name:    "stopped on errors, everything observed",
 			outcome: Outcome{Summary: summary, Usage: &usage, Partial: true, ErrorStop: stop, Result: runner.Result{Stopped: true, Started: 2005}},
 			obs:     Observation{Topology: topology, SizesBefore: before, SizesAfter: after, Warmup: warmup},
+			bound:   true,
 		},
 		{
 			name:    "sizes after only, embedded server",
@@ -80,7 +85,7 @@ func TestOutcomeResults(t *testing.T) {
 				t.Errorf("sizes %+v, want start %v, end %v", x.Sizes, obs.SizesBefore, obs.SizesAfter)
 			}
 			if (x.Client != nil) != (obs.Client != nil) ||
-				(x.Client != nil && (x.Client.Bound != obs.Client.Bound() || x.Client.IncludesEmbeddedServer != tc.shares)) {
+				(x.Client != nil && (x.Client.Bound != tc.bound || x.Client.Bound != diagnosis.ClientBound(x.Diagnosis) || x.Client.IncludesEmbeddedServer != tc.shares)) {
 				t.Errorf("client section %+v, report %+v", x.Client, obs.Client)
 			}
 		})

@@ -237,18 +237,22 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	for _, l := range export.ScheduleLagLines(out.Summary) {
 		fmt.Fprintln(summary, l)
 	}
+	// The client's lines and warning say what the run's one diagnosis
+	// says of it.
+	var diag *results.Diagnosis
+	if res != nil && res.Extra != nil {
+		diag = res.Extra.Diagnosis
+	}
 	if obsv.Client != nil {
-		for _, l := range obsv.Client.SummaryLines() {
+		for _, l := range obsv.Client.SummaryLines(diag) {
 			fmt.Fprintln(summary, l)
 		}
-		if w := obsv.Client.Warning(); w != "" {
+		if w := obsv.Client.Warning(diag); w != "" {
 			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
 		}
 	}
-	if res != nil && res.Extra != nil {
-		for _, l := range diagnosis.SummaryLines(res.Extra.Diagnosis) {
-			fmt.Fprintln(summary, l)
-		}
+	for _, l := range diagnosis.SummaryLines(diag) {
+		fmt.Fprintln(summary, l)
 	}
 	if err := summary.close(); err != nil && summaryErr == nil {
 		summaryErr = err

@@ -47,9 +47,9 @@ func trialNote(t sweep.Trial, err error) string {
 		return "partial: interrupted"
 	case err != nil:
 		return "failed"
-	case t.Results.Extra != nil && t.Results.Extra.Client != nil && t.Results.Extra.Client.Bound:
+	case t.Results.Extra != nil && diagnosis.ClientBound(t.Results.Extra.Diagnosis):
 		// The run's warning is on stderr above; the table keeps it beside
-		// the figures it discredits.
+		// the figures it discredits, as its diagnosis has it.
 		return "client-bound"
 	}
 	return ""

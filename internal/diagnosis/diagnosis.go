@@ -18,7 +18,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
-	"github.com/mongobench/mongobench/internal/selfmon"
 )
 
 // The kinds of limit, as the summary, the sweep table and the report name
@@ -31,16 +30,23 @@ const (
 	Queues      = "lock/ticket queues"
 	Connections = "connections"
 	Network     = "network"
+	// HostBusy: the CPUs were saturated by processes other than the
+	// benchmark's, not by the server or the client.
+	HostBusy = "host busy with other processes"
+	// Target: an open-loop run that held its -target was held by it.
+	Target = "target"
 )
 
 // The thresholds. Each figure is the mean over the run's intervals; a
 // figure between the borderline value and the threshold makes a borderline
 // limit. The README lists them with the figure each is compared with.
 const (
-	// ClientCPUShare is the client's CPU use plus its wait for a CPU, as a
-	// share of the CPUs it may use, at which the client is the limit
-	// (selfmon's client-bound rule).
-	ClientCPUShare           = selfmon.ClientBoundThreshold
+	// ClientCPUShare is the client's own CPU use, as a share of the CPUs
+	// it may use (GOMAXPROCS and a cgroup quota included), at which the
+	// client is the limit: it is client-bound. Its wait for a CPU is not
+	// added in: who kept the CPUs from it is judged with the host's CPUs
+	// (OthersShare).
+	ClientCPUShare           = 0.8
 	ClientCPUBorderlineShare = 0.65
 
 	// HostCPUBusyPct is the host's CPU time in user, system and steal at
@@ -69,6 +75,17 @@ const (
 	RunQueueWaitShare           = 0.5
 	RunQueueWaitBorderlineShare = 0.25
 
+	// OthersShare: when the CPUs are saturated and processes other than
+	// mongobench's own took at least this share of their busy time, the
+	// host was busy with other processes. From OthersNoteShare up they are
+	// named in the evidence of a CPU limit that is still the server's.
+	// Against a local server in a process of its own, the rest is the
+	// server's and the others' together: its client takes the CPUs when
+	// its own share is over 1 - OthersShare, else the server is named,
+	// with that caveat.
+	OthersShare     = 0.5
+	OthersNoteShare = 0.25
+
 	// CacheFillRatio is WiredTiger's default eviction trigger (95% full):
 	// from there application threads help evict. With it, a hit ratio
 	// under CacheHitRatio means the working set does not fit.
@@ -96,10 +113,21 @@ const (
 	NetworkBorderlineShr = 0.6
 
 	// TargetKeptShare: an open-loop run whose throughput reached this share
-	// of -target, with at most LateStartShare of its operations started
-	// late, kept up with its schedule: nothing limited it.
-	TargetKeptShare = 0.95
-	LateStartShare  = 0.01
+	// of -target held its target, and was limited by it, whatever was busy
+	// meanwhile; from TargetBorderlineShare it came near (a borderline
+	// limit when nothing else is found). Its median operation must also
+	// have started less than ScheduleLagSteps schedule steps late (a step
+	// is threads ÷ target, the time between one thread's operations): a
+	// busy host delays many starts past the 1 ms that counts as late by
+	// scheduling alone, while a schedule that runs behind delays the
+	// median operation by many steps. Results without the schedule lag are
+	// held to at most LateStartShare of operations started late. Over
+	// LateStartNoteShare late, a note says so.
+	TargetKeptShare       = 0.95
+	TargetBorderlineShare = 0.90
+	ScheduleLagSteps      = 1.0
+	LateStartShare        = 0.5
+	LateStartNoteShare    = 0.01
 )
 
 // Diagnose judges the run r. ceilings are the disk baselines known, the
@@ -111,8 +139,7 @@ func Diagnose(r *results.Results, ceilings ...*results.DiskCeiling) *results.Dia
 	j := &judge{d: d, f: f}
 
 	judged := false
-	judged = j.client() || judged
-	judged = j.hostCPU() || judged
+	judged = j.cpu() || judged
 	judged = j.disk(ceilings) || judged
 	judged = j.server() || judged
 
@@ -132,33 +159,45 @@ func Diagnose(r *results.Results, ceilings ...*results.DiskCeiling) *results.Dia
 		return 0
 	})
 
-	kept := j.targetKept()
+	tl, held := j.target()
 	switch {
+	case tl == 2:
+		// A run that held its schedule was limited by it, whatever was
+		// busy: what would otherwise be a limit is said as a note. Its
+		// throughput says so without any metrics.
+		var notes []string
+		for _, l := range d.Limits {
+			notes = append(notes, fmt.Sprintf("%s near its limit though the run held its target: %s", LimitName(l), strings.Join(l.Evidence, "; ")))
+		}
+		if n := j.lateNote(); n != "" {
+			notes = append(notes, n)
+		}
+		d.Notes = append(notes, d.Notes...)
+		d.Limits = []results.Limit{{Kind: Target, Severity: f.throughput / f.target / TargetKeptShare, Evidence: []string{held}}}
+		d.Verdict = Target
 	case !judged:
 		d.Verdict = "cannot judge: the results hold no client, host or server metrics"
 		d.Limits = nil
-	case kept != "":
-		// A run that kept its schedule was not limited, whatever was busy:
-		// what would be a limit is said as a note.
-		for _, l := range d.Limits {
-			d.Notes = append(d.Notes, fmt.Sprintf("%s near its limit though the run kept its target: %s", l.Kind, strings.Join(l.Evidence, "; ")))
-		}
-		d.Limits = nil
-		d.Notes = append([]string{kept}, d.Notes...)
-		d.Verdict = results.NoLimitFound
+	case len(d.Limits) == 0 && tl == 1:
+		d.Limits = []results.Limit{{Kind: Target, Borderline: true, Severity: f.throughput / f.target / TargetKeptShare, Evidence: []string{held}}}
+		d.Verdict = Target + " (borderline)"
 	case len(d.Limits) == 0:
 		d.Verdict = results.NoLimitFound
-		if f.target == 0 && f.threads > 0 {
+		switch {
+		case held != "":
+			d.Notes = append([]string{held + ", and no resource mongobench watches was saturated"}, d.Notes...)
+		case f.threads > 0:
 			who := fmt.Sprintf("each of the %d threads", f.threads)
 			if f.threads == 1 {
 				who = "the one thread"
 			}
 			d.Notes = append(d.Notes, "in a closed loop "+who+" waits for its operation: throughput is threads ÷ latency, so more threads would go faster")
 		}
-	case d.Limits[0].Borderline:
-		d.Verdict = d.Limits[0].Kind + " (borderline)"
 	default:
-		d.Verdict = d.Limits[0].Kind
+		if held != "" {
+			d.Notes = append([]string{held}, d.Notes...)
+		}
+		d.Verdict = LimitName(d.Limits[0])
 	}
 	return d
 }
@@ -172,10 +211,15 @@ type figures struct {
 	throughput  float64
 	operations  int64
 	lateStarts  int64
+	lagP50Us    int64
+	lagP99Us    int64
+	lagOK       bool
 	hostSamples int
 	// serverLocal is whether the host figures describe the server's host.
 	serverLocal bool
-	cpu         struct{ user, system, steal, iowait, idle, process mean }
+	// process is mongobench's own process; server a local server's own,
+	// when it runs apart and was seen.
+	cpu         struct{ user, system, steal, iowait, idle, process, server mean }
 	numCPU      int
 	disks       []diskFigures
 	serverSeen  bool
@@ -196,17 +240,25 @@ type diskFigures struct {
 	await                                   mean
 }
 
-// mean accumulates a figure over intervals.
+// mean accumulates a figure over intervals, each weighted by its length
+// in seconds.
 type mean struct {
-	sum float64
-	n   int
+	sum, weight float64
+	n           int
 }
 
-func (m *mean) add(v metrics.Value) {
-	if v.OK {
-		m.sum += v.V
-		m.n++
+func (m *mean) add(v metrics.Value, w float64) {
+	if !v.OK {
+		return
 	}
+	if w <= 0 {
+		// An interval of no length (a clock that did not move, a file
+		// without times) counts as one second rather than not at all.
+		w = 1
+	}
+	m.sum += v.V * w
+	m.weight += w
+	m.n++
 }
 
 func (m mean) ok() bool { return m.n > 0 }
@@ -215,53 +267,68 @@ func (m mean) v() float64 {
 	if m.n == 0 {
 		return 0
 	}
-	return m.sum / float64(m.n)
+	return m.sum / m.weight
 }
 
 func gather(r *results.Results) *figures {
 	f := &figures{throughput: r.ThroughputOpsSec, operations: r.Operations}
 	f.target, _ = strconv.ParseFloat(r.Config["target"], 64)
 	f.threads, _ = strconv.Atoi(r.Config["threadcount"])
+	if l := r.ScheduleLag; l != nil && l.Count > 0 {
+		f.lagP50Us, f.lagOK = l.PercentilesUs["50"]
+		f.lagP99Us = l.PercentilesUs["99"]
+	}
+	// Each interval counts by its length: the last one of a run is often
+	// a fraction of the others, and must not weigh as much.
 	var server []*metrics.ServerInterval
 	var host []*metrics.HostInterval
+	var serverW, hostW []float64
 	if e := r.Extra; e != nil {
 		f.client = e.Client
 		if e.Runner != nil {
 			f.lateStarts = e.Runner.LateStarts
 		}
+		prev := 0.0
 		for _, s := range e.ServerMetrics {
-			server = append(server, s.Server)
+			server, serverW = append(server, s.Server), append(serverW, s.T-prev)
+			prev = s.T
 		}
+		prev = 0
 		for _, h := range e.HostMetrics {
-			host = append(host, h.Host)
+			host, hostW = append(host, h.Host), append(hostW, h.T-prev)
+			prev = h.T
 		}
 	}
 	if len(server) == 0 && len(host) == 0 {
 		// Results written before the series were copied into extra.
 		for _, iv := range r.Intervals {
 			if iv.Metrics != nil {
-				server = append(server, iv.Metrics.Server)
-				host = append(host, iv.Metrics.Host)
+				server, serverW = append(server, iv.Metrics.Server), append(serverW, iv.EndS-iv.StartS)
+				host, hostW = append(host, iv.Metrics.Host), append(hostW, iv.EndS-iv.StartS)
 			}
 		}
 	}
 	diskAt := map[string]int{}
-	for _, h := range host {
+	for i, h := range host {
 		if h == nil {
 			continue
 		}
+		w := hostW[i]
 		f.hostSamples++
 		f.serverLocal = h.DescribesServer
 		if c := h.CPU; c != nil {
 			f.numCPU = c.NumCPU
-			f.cpu.user.add(c.UserPct)
-			f.cpu.system.add(c.SystemPct)
-			f.cpu.steal.add(c.StealPct)
-			f.cpu.iowait.add(c.IowaitPct)
-			f.cpu.idle.add(c.IdlePct)
+			f.cpu.user.add(c.UserPct, w)
+			f.cpu.system.add(c.SystemPct, w)
+			f.cpu.steal.add(c.StealPct, w)
+			f.cpu.iowait.add(c.IowaitPct, w)
+			f.cpu.idle.add(c.IdlePct, w)
 		}
 		if p := h.Process; p != nil {
-			f.cpu.process.add(p.CPUPct)
+			f.cpu.process.add(p.CPUPct, w)
+		}
+		if p := h.ServerProcess; p != nil {
+			f.cpu.server.add(p.CPUPct, w)
 		}
 		for _, k := range h.Disks {
 			i, ok := diskAt[k.Name]
@@ -271,39 +338,40 @@ func gather(r *results.Results) *figures {
 				f.disks = append(f.disks, diskFigures{name: k.Name})
 			}
 			df := &f.disks[i]
-			df.iops.add(k.IOPS)
-			df.reads.add(k.ReadsPerSec)
-			df.writes.add(k.WritesPerSec)
-			df.rMB.add(k.ReadMBPerSec)
-			df.wMB.add(k.WriteMBPerSec)
-			df.util.add(k.UtilPct)
-			df.aq.add(k.AvgQueueSize)
-			df.await.add(k.AwaitMs)
+			df.iops.add(k.IOPS, w)
+			df.reads.add(k.ReadsPerSec, w)
+			df.writes.add(k.WritesPerSec, w)
+			df.rMB.add(k.ReadMBPerSec, w)
+			df.wMB.add(k.WriteMBPerSec, w)
+			df.util.add(k.UtilPct, w)
+			df.aq.add(k.AvgQueueSize, w)
+			df.await.add(k.AwaitMs, w)
 		}
 	}
-	for _, s := range server {
+	for i, s := range server {
 		if s == nil {
 			continue
 		}
+		w := serverW[i]
 		if s.Error != "" {
 			f.serverError = s.Error
 			continue
 		}
 		f.serverSeen = true
-		f.conns.current.add(s.Connections.Current)
-		f.conns.available.add(s.Connections.Available)
+		f.conns.current.add(s.Connections.Current, w)
+		f.conns.available.add(s.Connections.Available, w)
 		if s.GlobalLock.QueueReaders.OK || s.GlobalLock.QueueWriters.OK {
-			f.queued.add(metrics.Known(s.GlobalLock.QueueReaders.V + s.GlobalLock.QueueWriters.V))
+			f.queued.add(metrics.Known(s.GlobalLock.QueueReaders.V+s.GlobalLock.QueueWriters.V), w)
 		}
-		f.netIn.add(s.Network.BytesInPerSec)
-		f.netOut.add(s.Network.BytesOutPerSec)
+		f.netIn.add(s.Network.BytesInPerSec, w)
+		f.netOut.add(s.Network.BytesOutPerSec, w)
 		if c := s.Cache; c != nil {
 			f.cache.seen = true
-			f.cache.fill.add(c.FillRatio)
-			f.cache.hit.add(c.HitRatio)
-			f.cache.readMB.add(c.ReadIntoMBPerSec)
-			f.cache.appReads.add(c.AppPageReadsPerSec)
-			f.cache.max.add(c.MaxBytes)
+			f.cache.fill.add(c.FillRatio, w)
+			f.cache.hit.add(c.HitRatio, w)
+			f.cache.readMB.add(c.ReadIntoMBPerSec, w)
+			f.cache.appReads.add(c.AppPageReadsPerSec, w)
+			f.cache.max.add(c.MaxBytes, w)
 		}
 	}
 	return f
@@ -346,76 +414,141 @@ func pct(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + "%" }
 
 func num(v float64, decimals int) string { return strconv.FormatFloat(v, 'f', decimals, 64) }
 
-// client judges the client's own CPU. A client sharing its process with the
-// embedded server is judged with the host's CPU instead.
-func (j *judge) client() bool {
-	c := j.f.client
-	if c == nil || c.WallS <= 0 {
-		return false
-	}
-	share := c.Utilization + c.Waiting
-	if c.IncludesEmbeddedServer {
-		return true
-	}
-	lvl := level(share, ClientCPUShare, ClientCPUBorderlineShare)
-	j.add(ClientCPU, lvl, share/ClientCPUShare, fmt.Sprintf(
-		"the client used %s of the %s CPUs it may use and waited for a CPU %s of the time: %s together, threshold %s",
-		pct(100*c.Utilization), num(c.AllowedCPUs, -1), pct(100*c.Waiting), pct(100*share), pct(100*ClientCPUShare)))
-	return true
-}
-
-// hostCPU judges the CPUs of the host mongobench ran on: the server's when
-// it is local, else the client's.
-func (j *judge) hostCPU() bool {
+// cpu judges the CPUs: the client's own use of those it may use, then the
+// host's, and names whose work kept them busy. The host's CPU time is
+// split into mongobench's own process (the client, and the embedded server
+// when there is one) and the rest; the server's own process is not seen
+// when it runs apart (serverStatus does not report its CPU time), so a
+// local server's share is never told apart from other processes'. The
+// README's diagnosis section states the rules.
+func (j *judge) cpu() bool {
 	f := j.f
-	if !f.cpu.user.ok() {
-		if f.hostSamples > 0 || f.serverSeen {
-			j.d.CannotJudge = append(j.d.CannotJudge, "host CPU: the host's CPU times could not be read")
-		}
-		return false
+	c := f.client
+	if c != nil && c.WallS <= 0 {
+		c = nil
 	}
-	busy := f.cpu.user.v() + f.cpu.system.v() + f.cpu.steal.v()
-	lvl := level(busy, HostCPUBusyPct, HostCPUBorderlineBusyPct)
-	split := fmt.Sprintf("user %s, system %s, steal %s; iowait %s and idle %s",
-		pct(f.cpu.user.v()), pct(f.cpu.system.v()), pct(f.cpu.steal.v()), pct(f.cpu.iowait.v()), pct(f.cpu.idle.v()))
-	if !f.serverLocal {
+	embedded := c != nil && c.IncludesEmbeddedServer
+	judged := c != nil
+	if c != nil && !embedded {
+		j.add(ClientCPU, level(c.Utilization, ClientCPUShare, ClientCPUBorderlineShare), c.Utilization/ClientCPUShare, fmt.Sprintf(
+			"the client used %s of the %s CPUs it may use, threshold %s",
+			pct(100*c.Utilization), num(c.AllowedCPUs, -1), pct(100*ClientCPUShare)))
+	}
+
+	hostOK := f.cpu.user.ok()
+	if !hostOK && (f.hostSamples > 0 || f.serverSeen) {
+		j.d.CannotJudge = append(j.d.CannotJudge, "host CPU: the host's CPU times could not be read")
+	}
+	if hostOK && !f.serverLocal {
 		j.d.CannotJudge = append(j.d.CannotJudge,
 			"server CPU and disk: the server is on another host and only its serverStatus is read; watch its host (top, iostat) or run mongobench there")
-		// The host figures are the client's machine: busy CPUs there
-		// limit the client.
-		j.add(ClientCPU, lvl, busy/HostCPUBusyPct, fmt.Sprintf("the client's host CPUs were %s busy (%s), threshold %s",
-			pct(busy), split, pct(HostCPUBusyPct)))
-		return true
 	}
-	severity := busy / HostCPUBusyPct
-	evidence := []string{fmt.Sprintf("the server's host CPUs were %s busy (%s), threshold %s", pct(busy), split, pct(HostCPUBusyPct))}
-	if c := f.client; c != nil && c.WallS > 0 {
+	judged = judged || hostOK
+
+	// Saturation: the CPUs busy, or mongobench's threads waiting for one
+	// (CPUs that idle while threads wait are out of reach all the same).
+	var lvl int
+	var severity, busy float64
+	var evidence []string
+	if hostOK {
+		busy = f.cpu.user.v() + f.cpu.system.v() + f.cpu.steal.v()
+		lvl, severity = level(busy, HostCPUBusyPct, HostCPUBorderlineBusyPct), busy/HostCPUBusyPct
+		whose := "the server's host CPUs"
+		if !f.serverLocal {
+			whose = "the client's host CPUs"
+		}
+		evidence = append(evidence, fmt.Sprintf("%s were %s busy (user %s, system %s, steal %s; iowait %s and idle %s), threshold %s",
+			whose, pct(busy), pct(f.cpu.user.v()), pct(f.cpu.system.v()), pct(f.cpu.steal.v()), pct(f.cpu.iowait.v()), pct(f.cpu.idle.v()), pct(HostCPUBusyPct)))
+	}
+	if c != nil {
 		if wl := level(c.Waiting, RunQueueWaitShare, RunQueueWaitBorderlineShare); wl > 0 {
-			lvl = max(lvl, wl)
-			severity = max(severity, c.Waiting/RunQueueWaitShare)
-			if !c.IncludesEmbeddedServer {
+			lvl, severity = max(lvl, wl), max(severity, c.Waiting/RunQueueWaitShare)
+			if !embedded {
 				evidence = append(evidence, fmt.Sprintf("the client's threads waited for a CPU %s of the time, threshold %s: more work was ready than the CPUs could run",
 					pct(100*c.Waiting), pct(100*RunQueueWaitShare)))
 			}
 		}
 	}
+	if lvl == 0 {
+		return judged
+	}
 	if f.cpu.steal.v() >= 10 {
 		evidence = append(evidence, fmt.Sprintf("the hypervisor took %s of the CPU time (steal): the machine gets less CPU than it shows", pct(f.cpu.steal.v())))
 	}
-	if c := f.client; c != nil && c.IncludesEmbeddedServer && c.WallS > 0 {
+
+	// Whose work: mongobench's own process, and the rest of the busy time.
+	own, ownOK := f.cpu.process.v(), f.cpu.process.ok()
+	if !ownOK && c != nil && c.HostCPUs > 0 {
+		own, ownOK = 100*c.Utilization*c.AllowedCPUs/float64(c.HostCPUs), true
+	}
+	var others, othersShare float64
+	split := hostOK && ownOK && busy > 0
+	if split {
+		others = max(busy-own, 0)
+		othersShare = others / busy
+	}
+	kind := ServerCPU
+	switch {
+	case embedded:
+		// One process holds the client and the server: the rest of the
+		// busy time is other processes'.
 		evidence = append(evidence, fmt.Sprintf(
 			"the client and the embedded server, one process, used %s of the %s CPUs it may use and waited for a CPU %s of the time (threshold %s)",
 			pct(100*c.Utilization), num(c.AllowedCPUs, -1), pct(100*c.Waiting), pct(100*RunQueueWaitShare)))
-	} else if f.cpu.process.ok() {
-		evidence = append(evidence, fmt.Sprintf("of that, the client's own process used %s", pct(f.cpu.process.v())))
-	}
-	if lvl > 0 && f.cpu.process.ok() && busy > 0 && f.cpu.process.v() < busy/2 {
-		// Only worth saying when most of the load is someone else's.
-		if c := f.client; c != nil && c.IncludesEmbeddedServer {
-			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs: the machine is shared", pct(busy-f.cpu.process.v())))
+		switch {
+		case split && othersShare >= OthersShare:
+			kind = HostBusy
+			evidence = append(evidence, fmt.Sprintf(
+				"other processes used %s of the CPUs, %s of their busy time (threshold %s), against %s for mongobench's process, client and server together: most of the load was not the server's",
+				pct(others), pct(100*othersShare), pct(100*OthersShare), pct(own)))
+		case split && othersShare >= OthersNoteShare:
+			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time: the machine is shared, and alone it would have gone faster",
+				pct(others), pct(100*othersShare)))
+		}
+	case !f.serverLocal:
+		// The host figures are the client's machine.
+		kind = ClientCPU
+		if split {
+			evidence = append(evidence, fmt.Sprintf("of that, the client's own process used %s", pct(own)))
+			if othersShare >= OthersShare {
+				kind = HostBusy
+				evidence = append(evidence, fmt.Sprintf("other processes used %s of the client's host CPUs, %s of their busy time (threshold %s): most of the load was not the client's",
+					pct(others), pct(100*othersShare), pct(100*OthersShare)))
+			}
+		}
+	default:
+		// A local server in a process of its own.
+		if !split {
+			break
+		}
+		evidence = append(evidence, fmt.Sprintf("of that, the client's own process used %s", pct(own)))
+		if !f.cpu.server.ok() {
+			// Its share and other processes' cannot be told apart.
+			if othersShare < 1-OthersShare {
+				kind = ClientCPU
+				evidence = append(evidence, fmt.Sprintf("the client took most of the CPUs it shares with the server: %s of their busy time", pct(100*(1-othersShare))))
+			} else {
+				evidence = append(evidence, fmt.Sprintf("the server's own CPU time is not reported: the other %s is the server's and any other processes' together", pct(others)))
+			}
+			break
+		}
+		server := f.cpu.server.v()
+		others = max(busy-own-server, 0)
+		othersShare = others / busy
+		evidence = append(evidence, fmt.Sprintf("the server's own process used %s", pct(server)))
+		switch {
+		case othersShare >= OthersShare:
+			kind = HostBusy
+			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time (threshold %s), against %s for the client and %s for the server: most of the load was neither's",
+				pct(others), pct(100*othersShare), pct(100*OthersShare), pct(own), pct(server)))
+		case own > server:
+			kind = ClientCPU
+			evidence = append(evidence, fmt.Sprintf("the client took more of the CPUs it shares with the server than the server did: %s against %s", pct(own), pct(server)))
+		case othersShare >= OthersNoteShare:
+			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time: the machine is shared", pct(others), pct(100*othersShare)))
 		}
 	}
-	j.add(ServerCPU, lvl, severity, evidence...)
+	j.add(kind, lvl, severity, evidence...)
 	return true
 }
 
@@ -564,18 +697,50 @@ func (j *judge) server() bool {
 	return true
 }
 
-// targetKept returns the note for an open-loop run that kept up with its
-// target, or "".
-func (j *judge) targetKept() string {
+// target judges an open-loop run against its -target: 2 when it held it,
+// 1 when it came near, 0 when it fell behind or had none; with the
+// sentence that says so.
+func (j *judge) target() (int, string) {
 	f := j.f
 	if f.target <= 0 || f.operations <= 0 {
+		return 0, ""
+	}
+	share := f.throughput / f.target
+	lvl := level(share, TargetKeptShare, TargetBorderlineShare)
+	late := float64(f.lateStarts) / float64(f.operations)
+	var schedule string
+	if f.lagOK {
+		step := float64(max(f.threads, 1)) / f.target * 1e3 // ms
+		lag := float64(f.lagP50Us) / 1e3
+		if lag >= ScheduleLagSteps*step {
+			lvl = 0
+		}
+		schedule = fmt.Sprintf("the median operation started %s ms behind its schedule, threshold %s ms (the time between one thread's operations: threads ÷ target); %d of %d operations (%s) started over 1 ms late",
+			num(lag, 1), num(ScheduleLagSteps*step, 1), f.lateStarts, f.operations, pct(100*late))
+	} else {
+		if late > LateStartShare {
+			lvl = 0
+		}
+		schedule = fmt.Sprintf("%d of %d operations (%s) started over 1 ms late, threshold %s", f.lateStarts, f.operations, pct(100*late), pct(100*LateStartShare))
+	}
+	how := [...]string{"fell behind", "came near", "held"}[lvl]
+	return lvl, fmt.Sprintf("the run %s its -target of %s ops/s: %s ops/s, %s of it (threshold %s); %s",
+		how, num(f.target, -1), num(f.throughput, 1), pct(100*share), pct(100*TargetKeptShare), schedule)
+}
+
+// lateNote is the note for a run that held its target though some of its
+// operations started late, or "".
+func (j *judge) lateNote() string {
+	f := j.f
+	if f.operations <= 0 || float64(f.lateStarts) <= LateStartNoteShare*float64(f.operations) {
 		return ""
 	}
-	if f.throughput < TargetKeptShare*f.target || float64(f.lateStarts) > LateStartShare*float64(f.operations) {
-		return ""
+	lag := ""
+	if f.lagP99Us > 0 {
+		lag = " (schedule lag p99 " + num(float64(f.lagP99Us)/1000, 1) + " ms)"
 	}
-	return fmt.Sprintf("the run kept its -target of %s ops/s (%s ops/s, %d of %d operations started late)",
-		num(f.target, -1), num(f.throughput, 1), f.lateStarts, f.operations)
+	return fmt.Sprintf("%d of %d operations started over 1 ms late%s: the schedule was kept on the whole, and those operations' intended latencies include the delay",
+		f.lateStarts, f.operations, lag)
 }
 
 // DiskUse is what a run asked of one disk, as means over its intervals.

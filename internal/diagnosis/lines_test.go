@@ -27,7 +27,13 @@ func TestSummaryLines(t *testing.T) {
 		}},
 		{"none", &results.Diagnosis{
 			Verdict: results.NoLimitFound,
-			Notes:   []string{"the run kept its -target of 50 ops/s (50.0 ops/s, 0 of 500 operations started late)"},
+			Notes:   []string{"in a closed loop each of the 16 threads waits for its operation: throughput is threads ÷ latency, so more threads would go faster"},
+		}},
+		{"target", &results.Diagnosis{
+			Verdict: Target,
+			Limits: []results.Limit{{Kind: Target, Severity: 1.05, Evidence: []string{
+				"the run held its -target of 50 ops/s: 50.0 ops/s, 100.0% of it (threshold 95.0%); 0 of 500 operations (0.0%) started over 1 ms late, threshold 50.0%"}}},
+			Notes: []string{"host busy with other processes near its limit though the run held its target: the server's host CPUs were 99.6% busy"},
 		}},
 		{"borderline", &results.Diagnosis{
 			Verdict: "server CPU (borderline)",

@@ -71,6 +71,25 @@ var saturated = map[string]string{
 	Queues:      "operations queue for locks or tickets",
 	Connections: "the server's connections run out",
 	Network:     "the network may be saturated",
+	HostBusy:    "the host is busy with other processes, not with the benchmark",
+	Target:      "the runs held their -target: the target set the throughput, not a saturated resource",
+}
+
+// ClientBound says whether the run's verdict is its client's CPU, past
+// its threshold: the one client-bound judgement that the summary's
+// [CLIENT] line, the results' client_bound, stderr and the sweep's table
+// share.
+func ClientBound(d *results.Diagnosis) bool {
+	return Leading(d) == ClientCPU && !d.Limits[0].Borderline
+}
+
+// Leading is the kind of the verdict's first limit, "" when nothing
+// limited the run or it was not judged.
+func Leading(d *results.Diagnosis) string {
+	if d == nil || len(d.Limits) == 0 {
+		return ""
+	}
+	return d.Limits[0].Kind
 }
 
 // Beyond is the knee's sentence naming the limit there: "beyond 10

@@ -35,6 +35,8 @@ func TestTallyAndBeyond(t *testing.T) {
 		{cpu, "beyond 10 threads the server host's CPU is saturated"},
 		{disk, "beyond 10 threads the disk is saturated (borderline: near its threshold, not past it)"},
 		{none, "beyond 10 threads no resource mongobench watches is saturated: the runs found none"},
+		{&results.Diagnosis{Verdict: Target, Limits: []results.Limit{{Kind: Target}}}, "beyond 10 threads the runs held their -target: the target set the throughput, not a saturated resource"},
+		{&results.Diagnosis{Verdict: HostBusy, Limits: []results.Limit{{Kind: HostBusy}}}, "beyond 10 threads the host is busy with other processes, not with the benchmark"},
 		{unknown, ""},
 		{nil, ""},
 	}
@@ -57,5 +59,26 @@ func TestBeyondMost(t *testing.T) {
 	}
 	if got := BeyondMost(16, "threads", nil); got != "" {
 		t.Errorf("BeyondMost of no trials = %q", got)
+	}
+}
+
+func TestClientBound(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		d    *results.Diagnosis
+		want bool
+	}{
+		{"client CPU", &results.Diagnosis{Verdict: ClientCPU, Limits: []results.Limit{{Kind: ClientCPU}}}, true},
+		{"borderline", &results.Diagnosis{Verdict: ClientCPU + " (borderline)", Limits: []results.Limit{{Kind: ClientCPU, Borderline: true}}}, false},
+		{"second", &results.Diagnosis{Verdict: ServerCPU, Limits: []results.Limit{{Kind: ServerCPU}, {Kind: ClientCPU}}}, false},
+		{"host busy", &results.Diagnosis{Verdict: HostBusy, Limits: []results.Limit{{Kind: HostBusy}}}, false},
+		{"none", &results.Diagnosis{Verdict: results.NoLimitFound}, false},
+		{"nil", nil, false},
+	}
+	for _, tt := range tests {
+		if got := ClientBound(tt.d); got != tt.want {
+			t.Errorf("%s: ClientBound %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -110,6 +110,9 @@ type HostInterval struct {
 	Memory  *Memory          `json:"memory,omitempty"`
 	Disks   []DiskInterval   `json:"disks,omitempty"`
 	Process *ProcessInterval `json:"process,omitempty"`
+	// ServerProcess is a local server's own process, apart from
+	// mongobench's (HostSample.ServerProcess); nil when it was not seen.
+	ServerProcess *ProcessInterval `json:"server_process,omitempty"`
 }
 
 // CPUInterval splits the CPU time of an interval the way iostat's CPU
@@ -344,23 +347,32 @@ func hostDelta(prev, cur *HostSample, elapsed float64) *HostInterval {
 		}
 	}
 
-	if cur.Process != nil {
-		pi := &ProcessInterval{RSSBytes: Known(cur.Process.RSSBytes)}
-
-		if prev.Process != nil && elapsed > 0 {
-			pi.CPUSec = delta(Known(prev.Process.UserSec+prev.Process.SystemSec),
-				Known(cur.Process.UserSec+cur.Process.SystemSec))
-			pi.CPUCores = scale(pi.CPUSec, 1/elapsed)
-
-			if cur.CPU != nil && cur.CPU.NumCPU > 0 {
-				pi.CPUPct = scale(pi.CPUCores, 100/float64(cur.CPU.NumCPU))
-			}
-		}
-
-		out.Process = pi
-	}
+	out.Process = processDelta(prev.Process, cur.Process, cur.CPU, elapsed)
+	out.ServerProcess = processDelta(prev.ServerProcess, cur.ServerProcess, cur.CPU, elapsed)
 
 	return out
+}
+
+// processDelta is one process's use of the interval from prev to cur:
+// nil when cur was not read, its CPU absent when prev was not (or the
+// process started again, its counters lower).
+func processDelta(prev, cur *ProcessSample, cpu *CPUTimes, elapsed float64) *ProcessInterval {
+	if cur == nil {
+		return nil
+	}
+
+	pi := &ProcessInterval{RSSBytes: Known(cur.RSSBytes)}
+
+	if prev != nil && elapsed > 0 {
+		pi.CPUSec = delta(Known(prev.UserSec+prev.SystemSec), Known(cur.UserSec+cur.SystemSec))
+		pi.CPUCores = scale(pi.CPUSec, 1/elapsed)
+
+		if cpu != nil && cpu.NumCPU > 0 {
+			pi.CPUPct = scale(pi.CPUCores, 100/float64(cpu.NumCPU))
+		}
+	}
+
+	return pi
 }
 
 // cpuDelta splits the CPU time between two readings. A state's counter can

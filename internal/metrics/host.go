@@ -25,6 +25,11 @@ type HostSample struct {
 	Memory  *Memory        `json:"memory,omitempty"`
 	Disks   []DiskCounters `json:"disks,omitempty"`
 	Process *ProcessSample `json:"process,omitempty"`
+	// ServerProcess is the server's own process, when it runs on this
+	// machine in a process apart from mongobench's: found by the pid its
+	// serverStatus reports, and read only when that process has the name
+	// the server reports. nil when it is not seen.
+	ServerProcess *ProcessSample `json:"server_process,omitempty"`
 }
 
 // CPUTimes are the seconds all CPUs together spent in each state since
@@ -204,6 +209,43 @@ func (h *hostReader) process() (*ProcessSample, error) {
 		return nil, err
 	}
 
+	return processSample(st), nil
+}
+
+// commLen is how much of a process's name /proc/<pid>/stat keeps.
+const commLen = 15
+
+// serverProcess reads process pid when its name is name (the server's
+// executable, as serverStatus's process reports it), else nil. The pid is
+// the server's in its own PID namespace: in a container it names another
+// process of this host, or none, and the name tells them apart.
+func (h *hostReader) serverProcess(pid int, name string) *ProcessSample {
+	if h.initErr != nil || pid <= 0 || name == "" {
+		return nil
+	}
+
+	p, err := h.fs.Proc(pid)
+	if err != nil {
+		return nil
+	}
+
+	st, err := p.Stat()
+	if err != nil {
+		return nil
+	}
+
+	if len(name) > commLen {
+		name = name[:commLen]
+	}
+
+	if st.Comm != name {
+		return nil
+	}
+
+	return processSample(st)
+}
+
+func processSample(st procfs.ProcStat) *ProcessSample {
 	// /proc/<pid>/stat counts in clock ticks, which Linux fixes at 100 per
 	// second for user space (procfs assumes the same in CPUTime).
 	const userHZ = 100
@@ -212,7 +254,7 @@ func (h *hostReader) process() (*ProcessSample, error) {
 		UserSec:   float64(st.UTime) / userHZ,
 		SystemSec: float64(st.STime) / userHZ,
 		RSSBytes:  float64(st.ResidentMemory()),
-	}, nil
+	}
 }
 
 func optBytes(p *uint64) Value {

@@ -421,3 +421,53 @@ func TestSampleThisHost(t *testing.T) {
 		t.Errorf("process interval = %+v", d.Process)
 	}
 }
+
+// TestServerProcess: a local server's own process is read by the pid its
+// serverStatus reports, only when the process there has the server's name
+// and is not mongobench's own.
+func TestServerProcess(t *testing.T) {
+	t.Parallel()
+
+	mongod := &ProcessSample{UserSec: 40, SystemSec: 10, RSSBytes: float64(131072 * os.Getpagesize())}
+	tests := []struct {
+		name    string
+		local   bool
+		pid     Value
+		process string
+		want    *ProcessSample
+	}{
+		{"local mongod", true, Known(5151), "/usr/bin/mongod", mongod},
+		{"another name at that pid", true, Known(5151), "ferretdb", nil},
+		{"no such process", true, Known(6161), "mongod", nil},
+		{"the embedded server, in this process", true, Known(4242), "mongobench", nil},
+		{"a remote server", false, Known(5151), "mongod", nil},
+		{"no pid reported", true, Value{}, "mongod", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewSampler(SamplerOptions{ProcFS: filepath.Join("testdata", "proc", "a"), ServerIsLocal: tc.local, pid: 4242})
+			s.noteServer(tc.pid, tc.process)
+			snap := s.Sample(context.Background(), t0)
+			if !reflect.DeepEqual(snap.Host.ServerProcess, tc.want) {
+				t.Errorf("server process %+v, want %+v", snap.Host.ServerProcess, tc.want)
+			}
+		})
+	}
+
+	// Over the 10 s from a to b the server used 18 CPU-seconds: 1.8 of
+	// the 2 CPUs, 90%.
+	s := NewSampler(SamplerOptions{ProcFS: filepath.Join("testdata", "proc", "a"), ServerIsLocal: true, pid: 4242})
+	s.noteServer(Known(5151), "mongod")
+	a := s.Sample(context.Background(), t0)
+	b := NewSampler(SamplerOptions{ProcFS: filepath.Join("testdata", "proc", "b"), ServerIsLocal: true, pid: 4242})
+	b.noteServer(Known(5151), "mongod")
+	m := Delta(a, b.Sample(context.Background(), t0.Add(10*time.Second)))
+	sp := m.Host.ServerProcess
+	if sp == nil {
+		t.Fatal("no server process in the interval")
+	}
+	checkValue(t, "server CPU s", sp.CPUSec, Known(18))
+	checkValue(t, "server CPU cores", sp.CPUCores, Known(1.8))
+	checkValue(t, "server CPU %", sp.CPUPct, Known(90))
+}

@@ -14,6 +14,8 @@ package metrics
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -81,6 +83,11 @@ type Sampler struct {
 	// replicaSet is whether the server is a replica set member, whose
 	// members' lag each sample reads too; asked of hello once.
 	replicaSet *bool
+	// serverPID and serverName are a local server's own process, as its
+	// last serverStatus reported it, when it is not this process: each
+	// host sample reads its CPU time beside mongobench's.
+	serverPID  int
+	serverName string
 }
 
 // NewSampler returns a Sampler. It does not touch the server; a procfs that
@@ -123,6 +130,9 @@ func (s *Sampler) Sample(ctx context.Context, at time.Time) Snapshot {
 	// should belong to the moment the caller named.
 	if s.host != nil {
 		snap.Host = s.host.sample(s.serverIsLocal)
+		if pid, name := s.serverProcess(); pid > 0 {
+			snap.Host.ServerProcess = s.host.serverProcess(pid, name)
+		}
 	}
 
 	if s.client != nil {
@@ -133,6 +143,13 @@ func (s *Sampler) Sample(ctx context.Context, at time.Time) Snapshot {
 		if err != nil {
 			ss = ServerSample{Error: err.Error()}
 		} else {
+			s.noteServer(ss.PID, info.Process)
+			if pid, name := s.serverProcess(); pid > 0 && snap.Host != nil && snap.Host.ServerProcess == nil {
+				// Learnt only now (the first sample): read it a moment
+				// after the host rather than leave the first interval
+				// without it.
+				snap.Host.ServerProcess = s.host.serverProcess(pid, name)
+			}
 			ss.Info = s.infoIfChanged(info)
 			if s.isReplicaSet(ctx) {
 				// A refused replSetGetStatus (no clusterMonitor role)
@@ -179,6 +196,34 @@ func (s *Sampler) sampleShards(ctx context.Context) []ShardSample {
 	wg.Wait()
 
 	return out
+}
+
+// noteServer keeps the server's process, from its serverStatus, for the
+// next host sample: only a local server's, and only when it is not this
+// process (the embedded server's figures are this process's already).
+func (s *Sampler) noteServer(pid Value, process string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	s.serverPID, s.serverName = 0, ""
+
+	self := os.Getpid()
+	if s.host != nil && s.host.pid != 0 {
+		self = s.host.pid
+	}
+
+	if !s.serverIsLocal || !pid.OK || pid.V <= 0 || int(pid.V) == self || process == "" {
+		return
+	}
+
+	s.serverPID, s.serverName = int(pid.V), filepath.Base(process)
+}
+
+func (s *Sampler) serverProcess() (int, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	return s.serverPID, s.serverName
 }
 
 func (s *Sampler) infoIfChanged(info ServerInfo) *ServerInfo {

@@ -17,6 +17,7 @@ var groupWords = map[string]string{
 	"host.load":               "Load average",
 	"host.memory":             "Host memory",
 	"host.process":            "mongobench process",
+	"host.server_process":     "server process",
 }
 
 var leafNames = map[string]string{

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
@@ -170,15 +171,33 @@ type compRow struct {
 }
 
 // build turns the input into the page the template shows.
-// clientBoundBanner says that a run's client was its bottleneck, from the
-// figures load and run record of their own process; "" when it was not.
-func clientBoundBanner(r *results.Results, name string) string {
-	if r.Extra == nil || r.Extra.Client == nil || !r.Extra.Client.Bound {
+// verdictBanner says, from the run's one diagnosis d, that its figures
+// describe something other than the server: its client's CPU, or a host
+// busy with other processes; "" otherwise. It repeats the verdict the
+// runs table and the run's section give, so the page cannot contradict
+// itself.
+func verdictBanner(d *results.Diagnosis, name string) string {
+	if d == nil || len(d.Limits) == 0 || d.Limits[0].Borderline {
 		return ""
 	}
-	util, cpus := r.Extra.Client.Utilization, r.Extra.Client.AllowedCPUs
-	return fmt.Sprintf("%s was client-bound: the client used %.0f%% of the %s CPUs it may use, so its throughput and latencies describe the client more than the server.",
-		capitalize(name), 100*util, strconv.FormatFloat(cpus, 'f', -1, 64))
+	l := d.Limits[0]
+	why := ""
+	if n := len(l.Evidence); n > 0 {
+		// The figure that decided it: the client's own use comes first,
+		// the other processes' share last.
+		why = l.Evidence[0]
+		if l.Kind == diagnosis.HostBusy {
+			why = l.Evidence[n-1]
+		}
+		why = " (" + why + ")"
+	}
+	switch l.Kind {
+	case diagnosis.ClientCPU:
+		return fmt.Sprintf("%s was limited by its client's CPU: its throughput and latencies describe the client more than the server%s.", capitalize(name), why)
+	case diagnosis.HostBusy:
+		return fmt.Sprintf("%s ran on a host busy with other processes: its figures describe a shared machine, not the server%s.", capitalize(name), why)
+	}
+	return ""
 }
 
 func build(in *Input) (*page, error) {
@@ -243,7 +262,7 @@ func build(in *Input) (*page, error) {
 			p.Banners = append(p.Banners, fmt.Sprintf("%s was interrupted before its end: its figures cover only the first %s and are marked partial.",
 				capitalize(names[i]), formatSeconds(float64(r.RuntimeMs)/1000)))
 		}
-		if b := clientBoundBanner(r, names[i]); b != "" {
+		if b := verdictBanner(diags[i], names[i]); b != "" {
 			p.Banners = append(p.Banners, b)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/results"
 )
@@ -213,7 +214,7 @@ func TestRenderDegenerate(t *testing.T) {
 			Measurements: []results.MeasurementResult{{Name: "READ", Op: "READ", Service: &results.LatencyResult{Count: 5}}}})
 	}
 	clientBound := *run
-	clientBound.Extra = &results.Extra{Client: &results.Client{Bound: true, Utilization: 0.934, AllowedCPUs: 1}}
+	clientBound.Extra = &results.Extra{Client: &results.Client{Bound: true, WallS: 1, Utilization: 0.934, AllowedCPUs: 1}}
 	for _, tc := range []struct {
 		name string
 		in   *Input
@@ -223,7 +224,7 @@ func TestRenderDegenerate(t *testing.T) {
 		{"no histogram", &Input{Runs: []*results.Results{&noHist}, Generated: fixedGenerated}, "histograms of this results file cannot be read"},
 		{"merged intervals", &Input{Runs: []*results.Results{&merged}, Generated: fixedGenerated}, "these intervals carry no percentiles"},
 		{"client-bound", &Input{Runs: []*results.Results{&clientBound}, Generated: fixedGenerated},
-			"Run 1 was client-bound: the client used 93% of the 1 CPUs it may use"},
+			"Run 1 was limited by its client&#39;s CPU: its throughput and latencies describe the client more than the server (the client used 93.4% of the 1 CPUs it may use, threshold 80.0%)."},
 		{"empty sweep", &Input{Sweep: &Sweep{Varied: "threadcount"}, Generated: fixedGenerated}, "The sweep has no points."},
 		{"empty comparison", &Input{Comparison: &Comparison{}, Generated: fixedGenerated}, "Per-point detail: B against A"},
 		{"single-point sweep", &Input{Sweep: &Sweep{Varied: "recordcount", Points: []SweepPoint{{X: 1e6, Throughput: 5, P99us: 10, Trials: 1}}}, Generated: fixedGenerated},
@@ -237,6 +238,61 @@ func TestRenderDegenerate(t *testing.T) {
 			}
 			if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
 				t.Errorf("report prints a non-finite number")
+			}
+		})
+	}
+}
+
+// TestOneVerdict: the banner, the runs table and the run's section show
+// the run's one diagnosis. A run held by its -target on a host that other
+// processes kept busy, whose client waited for a CPU most of the time
+// (client_bound as results files wrote it before the diagnosis judged
+// it), has no client-bound banner; a client starved by other processes
+// is said to be on a busy host; a client using its CPUs is client-bound.
+func TestOneVerdict(t *testing.T) {
+	t.Parallel()
+	withDiagnosis := func(d *results.Diagnosis, c *results.Client) *results.Results {
+		r := *synthRun(t, runSpec{threads: 1, seconds: 3, opsPerSec: 20, readUs: 900, updateUs: 900})
+		r.Extra = &results.Extra{Client: c, Diagnosis: d}
+		return &r
+	}
+	starved := &results.Client{Bound: true, WallS: 15, Utilization: 0.04, Waiting: 0.84, AllowedCPUs: 2}
+	target := &results.Diagnosis{Verdict: diagnosis.Target, Limits: []results.Limit{{Kind: diagnosis.Target,
+		Evidence: []string{"the run held its -target of 20 ops/s: 20.1 ops/s, 100.3% of it (threshold 95.0%)"}}},
+		Notes: []string{"host busy with other processes near its limit though the run held its target: the server's host CPUs were 100.0% busy"}}
+	busy := &results.Diagnosis{Verdict: diagnosis.HostBusy, Limits: []results.Limit{{Kind: diagnosis.HostBusy,
+		Evidence: []string{"the client's host CPUs were 99.6% busy", "other processes used 95.6% of the client's host CPUs, 96.0% of their busy time (threshold 50.0%): most of the load was not the client's"}}}}
+	bound := &results.Diagnosis{Verdict: diagnosis.ClientCPU, Limits: []results.Limit{{Kind: diagnosis.ClientCPU,
+		Evidence: []string{"the client used 93.4% of the 1 CPUs it may use, threshold 80.0%"}}}}
+	tests := []struct {
+		name   string
+		run    *results.Results
+		limit  string
+		banner string // "" for none
+	}{
+		{"held its target", withDiagnosis(target, starved), "target", ""},
+		{"host busy", withDiagnosis(busy, starved), "host busy with other processes",
+			"Run 1 ran on a host busy with other processes: its figures describe a shared machine, not the server (other processes used 95.6% of the client&#39;s host CPUs, 96.0% of their busy time (threshold 50.0%): most of the load was not the client&#39;s)."},
+		{"client-bound", withDiagnosis(bound, &results.Client{Bound: true, WallS: 15, Utilization: 0.934, AllowedCPUs: 1}), "client CPU",
+			"Run 1 was limited by its client&#39;s CPU: its throughput and latencies describe the client more than the server (the client used 93.4% of the 1 CPUs it may use, threshold 80.0%)."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out := render(t, &Input{Runs: []*results.Results{tc.run}, Generated: fixedGenerated})
+			if strings.Contains(out, "client-bound") {
+				t.Errorf("the page says client-bound:\n%s", out)
+			}
+			if !strings.Contains(out, "<h3>What limited it: "+tc.limit+"</h3>") || !strings.Contains(out, `<td class="text">`+tc.limit+`</td>`) {
+				t.Errorf("the runs table and the run's section do not both say %q", tc.limit)
+			}
+			banners := regexp.MustCompile(`class="banner"[^>]*>([^<]*)<`).FindAllStringSubmatch(out, -1)
+			var got []string
+			for _, b := range banners {
+				got = append(got, b[1])
+			}
+			if tc.banner == "" && len(got) > 0 || tc.banner != "" && (len(got) != 1 || got[0] != tc.banner) {
+				t.Errorf("banners %q, want %q", got, tc.banner)
 			}
 		})
 	}

@@ -1,24 +1,21 @@
 // Package selfmon watches the benchmark client itself: the CPU time its
-// process used, what share of the CPUs it may use that was, and its memory.
-// A client that keeps nearly all of its CPUs busy is the bottleneck of the
-// run, and the server figures it reports are then understated: that is how
-// a YCSB client sharing a 4-core host with mongod misled the first round of
-// a published comparison.
+// process used, what share of the CPUs it may use that was, how long its
+// threads waited for a CPU, and its memory. A client that keeps nearly all
+// of its CPUs busy is the bottleneck of the run, and the server figures it
+// reports are then understated: that is how a YCSB client sharing a 4-core
+// host with mongod misled the first round of a published comparison. The
+// figures are measured here; whether the client limited the run is judged
+// by the diagnosis package, which weighs them with the host's CPUs (a
+// client that waits for CPUs other processes keep busy is not the limit).
 package selfmon
 
 import (
-	"fmt"
-	"math"
 	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 )
-
-// ClientBoundThreshold is the share of its allowed CPUs above which a client
-// counts as the bottleneck of its own run.
-const ClientBoundThreshold = 0.8
 
 // Limits are the CPUs the process may use.
 type Limits struct {
@@ -92,37 +89,12 @@ type Usage struct {
 // CPU returns the user plus system CPU time.
 func (u Usage) CPU() time.Duration { return u.User + u.System }
 
-// ClientBound reports whether the client used, or waited to use, more
-// than ClientBoundThreshold of the CPUs it may use.
-func (u Usage) ClientBound() bool { return u.Utilization+u.Waiting > ClientBoundThreshold }
-
 // CPUPerOp returns the CPU time per operation; 0 when ops is not positive.
 func (u Usage) CPUPerOp(ops int64) time.Duration {
 	if ops <= 0 {
 		return 0
 	}
 	return u.CPU() / time.Duration(ops)
-}
-
-// Warning returns one sentence saying that the run was client-bound, or ""
-// when it was not.
-func (u Usage) Warning() string {
-	if !u.ClientBound() {
-		return ""
-	}
-	waited := ""
-	if u.Waiting >= 0.005 {
-		waited = fmt.Sprintf(" and waited for a CPU another %.0f%% of the time", 100*u.Waiting)
-	}
-	return fmt.Sprintf("the client used %.0f%% of the %s CPUs it may use (%.2f CPU-seconds per second)%s: the run was client-bound and the server figures are understated",
-		100*u.Utilization, formatCPUs(u.Limits.Allowed), u.CPU().Seconds()/max(u.Wall.Seconds(), 1e-9), waited)
-}
-
-func formatCPUs(c float64) string {
-	if c == math.Trunc(c) {
-		return fmt.Sprintf("%.0f", c)
-	}
-	return fmt.Sprintf("%.2f", c)
 }
 
 // utilization is cpu ÷ (wall × allowed), 0 when either is not positive.

@@ -464,11 +464,6 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 	if err != nil {
 		return t, s.trialError(p, trial, err)
 	}
-	if c := obs.Client; c != nil {
-		if w := s.clientWarning(*c); w != "" {
-			s.notice(bench.Notice{Kind: bench.Warning, Text: w})
-		}
-	}
 	if line := out.ScheduleNote(settings.Spec.Target); line != "" {
 		s.info("%s", line)
 	}
@@ -484,6 +479,11 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 	res, err := out.Results(meta, obs)
 	if err != nil {
 		return t, s.trialError(p, trial, err)
+	}
+	if c := obs.Client; c != nil {
+		if w := s.clientWarning(*c, res.Extra.Diagnosis); w != "" {
+			s.notice(bench.Notice{Kind: bench.Warning, Text: w})
+		}
 	}
 	res.Extra.Sweep = &results.SweepMark{ID: s.ID, Varied: s.plan.Varied, Point: s.plan.Show(p.Values), Trial: trial, Warmup: warm}
 	failed := out.SinkErrors
@@ -520,15 +520,16 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 	return t, s.trialError(p, trial, out.Failure())
 }
 
-// clientWarning is the client's warning to say after a trial, or "". A
-// saturated embedded server is the machine's limit, the same at every
-// point: said once per sweep, whatever its figures.
-func (s *Sweep) clientWarning(c bench.ClientReport) string {
-	w := c.Warning()
-	if w == "" || (c.SharesProcess && s.saturationSaid) {
+// clientWarning is the client's warning to say after a trial, from its
+// diagnosis d, or "". A saturated embedded server is the machine's limit,
+// the same at every point: said once per sweep, whatever its figures.
+func (s *Sweep) clientWarning(c bench.ClientReport, d *results.Diagnosis) string {
+	w := c.Warning(d)
+	machine := c.MachineSaturated(d)
+	if w == "" || (machine && s.saturationSaid) {
 		return ""
 	}
-	s.saturationSaid = s.saturationSaid || c.SharesProcess
+	s.saturationSaid = s.saturationSaid || machine
 	return w
 }
 

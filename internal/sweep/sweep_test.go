@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/measure/measuretest"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/selfmon"
@@ -17,32 +18,47 @@ import (
 
 // TestSaidOnce checks that a saturated embedded server is said once per
 // sweep, however many trials it runs, and again by the next sweep in the
-// same process; a client-bound verdict is said after every trial.
+// same process; a client-bound verdict is said after every trial. What is
+// said follows each trial's diagnosis.
 func TestSaidOnce(t *testing.T) {
 	t.Parallel()
 	twoCPUs := selfmon.Limits{NumCPU: 2, GOMAXPROCS: 2, Allowed: 2}
-	embedded := bench.ClientReport{Usage: synthUsage(10*time.Second, 15*time.Second, 4*time.Second, twoCPUs, 0), SharesProcess: true}
-	bound := bench.ClientReport{Usage: synthUsage(10*time.Second, 8*time.Second, time.Second, selfmon.Limits{NumCPU: 2, GOMAXPROCS: 1, Allowed: 1}, 0), Operations: 1000}
-	idle := bench.ClientReport{Usage: synthUsage(10*time.Second, time.Second, 0, twoCPUs, 0), SharesProcess: true}
+	verdict := func(kind string) *results.Diagnosis {
+		return &results.Diagnosis{Verdict: kind, Limits: []results.Limit{{Kind: kind, Evidence: []string{"figures"}}}}
+	}
+	type phase struct {
+		c bench.ClientReport
+		d *results.Diagnosis
+	}
+	embedded := phase{bench.ClientReport{Usage: synthUsage(10*time.Second, 15*time.Second, 4*time.Second, twoCPUs, 0), SharesProcess: true}, verdict(diagnosis.ServerCPU)}
+	bound := phase{bench.ClientReport{Usage: synthUsage(10*time.Second, 8*time.Second, time.Second, selfmon.Limits{NumCPU: 2, GOMAXPROCS: 1, Allowed: 1}, 0), Operations: 1000}, verdict(diagnosis.ClientCPU)}
+	idle := phase{bench.ClientReport{Usage: synthUsage(10*time.Second, time.Second, 0, twoCPUs, 0), SharesProcess: true}, &results.Diagnosis{Verdict: results.NoLimitFound}}
+	// The embedded server on a host others keep busy: said every time,
+	// since it is not the machine's own limit.
+	busy := phase{bench.ClientReport{Usage: synthUsage(10*time.Second, time.Second, 0, twoCPUs, 0), SharesProcess: true}, verdict(diagnosis.HostBusy)}
+	// Held by its target: nothing to say, whatever the client used.
+	held := phase{bound.c, verdict(diagnosis.Target)}
 	tests := []struct {
 		name string
 		// commands are the reports of each command's phases, in order.
-		commands [][]bench.ClientReport
+		commands [][]phase
 		// said is, per command, which phases print a warning.
 		said [][]bool
 	}{
-		{"embedded: once per command", [][]bench.ClientReport{{embedded, embedded, embedded}, {embedded, embedded}}, [][]bool{{true, false, false}, {true, false}}},
-		{"client-bound: every phase", [][]bench.ClientReport{{bound, bound}, {bound}}, [][]bool{{true, true}, {true}}},
-		{"nothing to say leaves the embedded warning unsaid", [][]bench.ClientReport{{idle, embedded, embedded}}, [][]bool{{false, true, false}}},
-		{"a client-bound phase does not use up the embedded warning", [][]bench.ClientReport{{bound, embedded, bound, embedded}}, [][]bool{{true, true, true, false}}},
+		{"embedded: once per command", [][]phase{{embedded, embedded, embedded}, {embedded, embedded}}, [][]bool{{true, false, false}, {true, false}}},
+		{"client-bound: every phase", [][]phase{{bound, bound}, {bound}}, [][]bool{{true, true}, {true}}},
+		{"nothing to say leaves the embedded warning unsaid", [][]phase{{idle, embedded, embedded}}, [][]bool{{false, true, false}}},
+		{"a client-bound phase does not use up the embedded warning", [][]phase{{bound, embedded, bound, embedded}}, [][]bool{{true, true, true, false}}},
+		{"a busy host is said every time", [][]phase{{busy, embedded, busy}}, [][]bool{{true, true, true}}},
+		{"a held target says nothing", [][]phase{{held, held}}, [][]bool{{false, false}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			for i, phases := range tc.commands {
 				said := &Sweep{}
-				for j, c := range phases {
-					if got := said.clientWarning(c) != ""; got != tc.said[i][j] {
+				for j, p := range phases {
+					if got := said.clientWarning(p.c, p.d) != ""; got != tc.said[i][j] {
 						t.Errorf("command %d, phase %d: warned %t, want %t", i+1, j+1, got, tc.said[i][j])
 					}
 				}
