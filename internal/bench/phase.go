@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -170,8 +171,9 @@ func FailedOperations(s *measure.Summary) int64 {
 }
 
 // Failure is the phase's verdict on itself: stopped by a limit on
-// failures, or every operation failed; nil when it measured what it was
-// to measure.
+// failures, every operation failed, or its key lookups found (almost)
+// nothing (db.NotFoundFailShare); nil when it measured what it was to
+// measure.
 func (o *Outcome) Failure() error {
 	if es := o.ErrorStop; es != nil {
 		if es.Flag == "--max-errors" {
@@ -182,7 +184,22 @@ func (o *Outcome) Failure() error {
 	if failed := FailedOperations(o.Summary); failed > 0 && failed == o.Summary.Operations {
 		return fmt.Errorf("every one of the %d operations failed (see the Return= and Error lines)", failed)
 	}
+	if w := o.NotFound().Sentence(); w != "" {
+		return errors.New(w)
+	}
 	return nil
+}
+
+// NotFound counts the phase's key lookups and those answered NOT_FOUND;
+// its Sentence is the warning of a phase that found (almost) nothing.
+func (o *Outcome) NotFound() db.NotFoundCount {
+	var c db.NotFoundCount
+	for op := range o.Summary.Status {
+		for st, n := range o.Summary.Status[op] {
+			c.Add(db.Op(op), db.Status(st), n)
+		}
+	}
+	return c
 }
 
 // urlHosts returns the host:port list of a mongodb:// URL; nil for a

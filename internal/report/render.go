@@ -240,6 +240,9 @@ func build(in *Input) (*page, error) {
 			p.Banners = append(p.Banners, fmt.Sprintf("%s was interrupted before its end: its figures cover only the first %s and are marked partial.",
 				capitalize(names[i]), formatSeconds(float64(r.RuntimeMs)/1000)))
 		}
+		if b := notFoundBanner(r, names[i]); b != "" {
+			p.Banners = append(p.Banners, b)
+		}
 		if b := clientBoundBanner(r, names[i]); b != "" {
 			p.Banners = append(p.Banners, b)
 		}
