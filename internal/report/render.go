@@ -231,7 +231,7 @@ func build(in *Input) (*page, error) {
 			Start:      r.Start.UTC().Format("2006-01-02 15:04:05"),
 			Duration:   formatSeconds(float64(r.RuntimeMs) / 1000),
 			Operations: formatInt(r.Operations),
-			Throughput: formatRate(r.ThroughputOpsSec),
+			Throughput: rateUnitOf([]*results.Results{r}).format(r.ThroughputOpsSec),
 			Partial:    r.Partial,
 		})
 		// A label that names one run is in its name already (runNames).
@@ -286,7 +286,7 @@ func build(in *Input) (*page, error) {
 	for i, c := range in.comparisons() {
 		// With the overlays drawn, bars per point would repeat them: the
 		// comparison is then its table.
-		cv := buildComparison(c, p.Study == nil)
+		cv := buildComparison(c, p.Study == nil, rateUnitOf(in.Runs))
 		cv.ID = "comparison"
 		if i > 0 {
 			cv.ID = fmt.Sprintf("comparison-%d", i+1)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // studyView is the section of a study: the overlay charts, the pivot
@@ -55,6 +57,13 @@ func buildStudy(st *Study) *studyView {
 		}
 	}
 	xAxis := sweepAxis(xs)
+	var runs []*results.Results
+	for _, s := range series {
+		for _, p := range s.Points {
+			runs = append(runs, p.Runs...)
+		}
+	}
+	rate := rateUnitOf(runs)
 	type figure struct {
 		id, what, yLabel string
 		get              func(SweepPoint) (v, lo, hi float64)
@@ -63,9 +72,9 @@ func buildStudy(st *Study) *studyView {
 		latency          bool
 	}
 	figures := []figure{
-		{"study-throughput", "Throughput", "operations per second",
+		{"study-throughput", "Throughput", rate.long,
 			func(p SweepPoint) (float64, float64, float64) { return p.Throughput, p.ThroughputLo, p.ThroughputHi },
-			func(k KneeMark) float64 { return k.Throughput }, formatRate, false},
+			func(k KneeMark) float64 { return k.Throughput }, rate.format, false},
 		{"study-average", "Average latency", "average latency",
 			func(p SweepPoint) (float64, float64, float64) { return p.AvgUs, p.AvgLo, p.AvgHi },
 			nil, formatLatency, true},
@@ -119,7 +128,7 @@ func buildStudy(st *Study) *studyView {
 		})
 	}
 	sv.Pivots = append(sv.Pivots,
-		pivotTable("Throughput (ops/s)", words, by, series, func(p SweepPoint) (float64, float64, float64) { return p.Throughput, p.ThroughputLo, p.ThroughputHi }, formatNum),
+		pivotTable("Throughput ("+rate.short+")", words, by, series, func(p SweepPoint) (float64, float64, float64) { return p.Throughput, p.ThroughputLo, p.ThroughputHi }, formatNum),
 		pivotTable("Average latency", words, by, series, func(p SweepPoint) (float64, float64, float64) { return p.AvgUs, p.AvgLo, p.AvgHi }, formatLatency),
 	)
 	sv.Regime = regimeTable(words, by, series)

@@ -335,7 +335,7 @@ func TestOperationThroughputsApartFromTheTotal(t *testing.T) {
 		{Op: "INSERT", Figure: "throughput", A: 500, B: 550, RelDiff: 0.1, HigherIsBetter: true, P: 0.2},
 		{Op: "INSERT", Figure: "p99", A: 900, B: 800, RelDiff: -0.11, P: 0.2},
 	}}
-	cv := buildComparison(c, true)
+	cv := buildComparison(c, true, opsUnit)
 	var titles []string
 	for _, f := range cv.Figures {
 		titles = append(titles, f.Title)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // sweepAxis returns the axis of a sweep's varied values: logarithmic when
@@ -40,16 +42,21 @@ func buildSweep(sw *Sweep) *sweepView {
 		marks = func(y float64) []mark { return []mark{{x: k.X, y: y, label: "knee: " + words.at(k.X)}} }
 	}
 
+	var runs []*results.Results
+	for _, p := range pts {
+		runs = append(runs, p.Runs...)
+	}
+	rate := rateUnitOf(runs)
 	tp := series{name: "throughput", color: colorB}
 	hi := 0.0
 	for _, p := range pts {
 		pt := point{x: p.X, y: p.Throughput, lo: p.ThroughputLo, hi: p.ThroughputHi, hasErr: p.ThroughputHi > p.ThroughputLo,
-			tip: words.at(p.X) + ": " + formatRate(p.Throughput) + ciText(p.ThroughputLo, p.ThroughputHi, formatNum) + trialsText(p.Trials)}
+			tip: words.at(p.X) + ": " + rate.format(p.Throughput) + ciText(p.ThroughputLo, p.ThroughputHi, formatNum) + trialsText(p.Trials)}
 		tp.points = append(tp.points, pt)
 		hi = math.Max(hi, math.Max(p.Throughput, p.ThroughputHi))
 	}
 	tc := lineChart{title: "Throughput against " + words.axisLabel(), x: xAxis, y: newLinearAxis(0, hi, true, formatCompact),
-		xLabel: words.axisLabel(), yLabel: "operations per second", series: []series{tp}}
+		xLabel: words.axisLabel(), yLabel: rate.long, series: []series{tp}}
 	if sw.Knee != nil {
 		tc.marks = marks(sw.Knee.Throughput)
 	}
@@ -116,7 +123,7 @@ func buildSweep(sw *Sweep) *sweepView {
 		})
 	}
 
-	sv.Head = []string{words.axisLabel(), "trials", "throughput (ops/s)", "p99 (µs)"}
+	sv.Head = []string{words.axisLabel(), "trials", "throughput (" + rate.short + ")", "p99 (µs)"}
 	for _, op := range ops {
 		sv.Head = append(sv.Head, op+" avg (µs)", op+" p99 (µs)")
 	}
