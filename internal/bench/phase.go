@@ -254,11 +254,27 @@ func IsLocalURL(uri string) bool {
 // by the end of the phase; "" when none. Without a target there is no
 // schedule to be behind.
 func (o *Outcome) ScheduleNote(target float64) string {
+	late, cut := o.Result.LateStarts, o.Result.Abandoned
 	switch {
-	case target > 0 && (o.Result.LateStarts > 0 || o.Result.Abandoned > 0):
-		return fmt.Sprintf("%d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted", o.Result.LateStarts, o.Result.Abandoned)
-	case o.Result.Abandoned > 0:
-		return fmt.Sprintf("%d operations were cut short by the end of the phase and not counted", o.Result.Abandoned)
+	case target > 0 && (late > 0 || cut > 0):
+		return fmt.Sprintf("%d %s started over 1 ms behind schedule; %d %s cut short by the end of the phase and not counted",
+			late, operations(late), cut, wasWere(cut))
+	case cut > 0:
+		return fmt.Sprintf("%d %s cut short by the end of the phase and not counted", cut, operations(cut)+" "+wasWere(cut))
 	}
 	return ""
+}
+
+func operations(n int64) string {
+	if n == 1 {
+		return "operation"
+	}
+	return "operations"
+}
+
+func wasWere(n int64) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
