@@ -236,7 +236,7 @@ func TestReportStudy(t *testing.T) {
 	if st == nil || len(st.Series) != 3 {
 		t.Fatalf("two mixes in one group and one in another: %+v, want 3 lines", st)
 	}
-	for i, want := range []string{"A · readproportion=0.95", "A · readproportion=0.9", "B"} {
+	for i, want := range []string{"A · read=0.95", "A · read=0.9", "B"} {
 		if s := st.Series[i]; s.Name != want || len(s.Points) != 2 || s.Points[1].Throughput != map[int]float64{0: 3000, 1: 2000, 2: 3100}[i] {
 			t.Errorf("line %d: %q %+v, want %q", i, s.Name, s.Points, want)
 		}

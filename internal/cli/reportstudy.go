@@ -147,9 +147,9 @@ func overallAverage(f analysis.Figures) (float64, bool) {
 
 // sweepKindNames names the kinds of a group's sweep runs when there are
 // several (an engine's 95:5 and 90:10 thread sweeps under one label), by
-// the properties that set them apart, so that each is a line of its own
-// rather than one line through both. Empty when the group's sweeps did one
-// kind of work.
+// the properties that set them apart ("insert=0.05 read=0.95"), so that
+// each is a line of its own rather than one line through both. Empty when
+// the group's sweeps did one kind of work.
 func sweepKindNames(g []analysis.Run, varied map[string]bool) map[*results.Results]string {
 	var swept []analysis.Run
 	for _, r := range g {
@@ -178,13 +178,24 @@ func sweepKindNames(g []analysis.Run, varied map[string]bool) map[*results.Resul
 			if n == analysis.PhaseProperty {
 				v = k.Runs[0].Res.Phase
 			}
-			parts = append(parts, n[strings.LastIndexByte(n, '.')+1:]+"="+v)
+			parts = append(parts, shortName(n)+"="+v)
 		}
 		for _, r := range k.Runs {
 			names[r.Res] = strings.Join(parts, " ")
 		}
 	}
 	return names
+}
+
+// shortName is a property as a legend or a table's header names it: the
+// last part of its name, a proportion by its operation ("read=0.95" for
+// readproportion), short enough for a column of a pivot table.
+func shortName(n string) string {
+	n = n[strings.LastIndexByte(n, '.')+1:]
+	if op := strings.TrimSuffix(n, "proportion"); op != "" {
+		return op
+	}
+	return n
 }
 
 // lineName names a line by the values of the dimensions other than x, in
