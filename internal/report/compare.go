@@ -67,7 +67,8 @@ func buildComparison(c *Comparison, bars bool, rate rateUnit) *compView {
 func compareRows(c *Comparison, rate rateUnit) []compRow {
 	var rows []compRow
 	for _, r := range c.Rows {
-		f := formatLatency
+		// A row's figures and their intervals in one unit.
+		f := latencyUnitFor(r.A, r.B).format
 		if isRate(r) {
 			f = rate.format
 		}
@@ -153,7 +154,12 @@ func slug(s string) string {
 
 // compareFigure draws the bars of one group of comparison rows.
 func compareFigure(id, title, a, b string, rows []CompareRow, rate *rateUnit) figureView {
-	format, unit := formatLatencyTick, "latency"
+	var vs []float64
+	for _, r := range rows {
+		vs = append(vs, r.A, r.B)
+	}
+	lu := latencyUnitFor(vs...)
+	format, unit := lu.tick, "latency"
 	if rate != nil {
 		format, unit = formatCompact, rate.long
 	}
@@ -170,7 +176,7 @@ func compareFigure(id, title, a, b string, rows []CompareRow, rate *rateUnit) fi
 			label = r.Figure
 		}
 		note, color := verdictWord(r)
-		tipF := formatLatency
+		tipF := lu.format
 		if rate != nil {
 			tipF = rate.format
 		}
