@@ -322,9 +322,16 @@ func TestRegimeFinding(t *testing.T) {
 		{X: 1e5, Throughput: 3000, P99us: 1000, Trials: 1, Runs: []*results.Results{small}},
 	}}}
 	out := section(render(t, in), "conclusion")
-	want := "From recordcount 100,000 to 4,000,000, the data went from 1 MiB to 64 MiB, the cache hit ratio from 99% to 60%, " +
-		"the data read into the cache from 0 to 30 MB, the busiest disk from 5 to 300 IOPS, and throughput from 3,000 to 900 ops/s (means over the trials)."
+	want := "From recordcount 100,000 to 4,000,000, the data went from 1 MiB to 64 MiB, the cache hit ratio went from 99% to 60%, " +
+		"the data read into the cache went from 0 to 30 MB, the busiest disk went from 5 to 300 IOPS, and throughput went from 3,000 to 900 ops/s (means over the trials)."
 	if !strings.Contains(out, want) {
+		t.Errorf("conclusion lacks %q:\n%s", want, out)
+	}
+	// A figure that reads the same at both ends stayed: it said "the data
+	// went from 1 MiB to 1 MiB".
+	in.Sweep.Points[0].Runs = []*results.Results{regimeRun(1.001, 1, [3]float64{0.99, 0.99, 0.99}, [3]float64{0, 0, 0}, [3]float64{5, 5, 5})}
+	out = section(render(t, in), "conclusion")
+	if want := "the data stayed at 1 MiB, the cache hit ratio stayed at 99%, the data read into the cache stayed at 0 MB, the busiest disk stayed at 5 IOPS, and throughput went from 3,000 to 900 ops/s"; !strings.Contains(out, want) {
 		t.Errorf("conclusion lacks %q:\n%s", want, out)
 	}
 }
