@@ -272,6 +272,12 @@ func TestPlaceLabel(t *testing.T) {
 			}
 		}
 	}
+	// Another line's ring just above this one (registered as render
+	// does) sends the label below.
+	rings := []labelBox{{300, 89 + 4, 16}, {300, 100 + 4, 16}}
+	if y := placeLabel(&rings, 300, 100, w); y != 121 {
+		t.Errorf("label under another ring at %g, want 121 (below its own)", y)
+	}
 }
 
 // TestBandsCutAndMarked: a band beyond the axis is drawn cut at the plot's

@@ -294,7 +294,14 @@ func (c *lineChart) render() string {
 	svgOpen(&w, c.title, f.top+f.height+marginBottom)
 	writeLegend(&w, items, lx, ly)
 	writeAxes(&w, f, &c.x, &c.y, c.xLabel, c.yLabel, true)
+	// The rings take room first: a label goes where it covers neither
+	// another label nor another line's ring.
 	var placed []labelBox
+	for _, m := range c.marks {
+		if m.color != "" && isFinite(m.y) && (c.y.kind != logAxis || m.y > 0) {
+			placed = append(placed, labelBox{f.px(&c.x, m.x), f.py(&c.y, m.y) + 4, 16})
+		}
+	}
 	for _, m := range c.marks {
 		px := f.px(&c.x, m.x)
 		if m.color != "" {
