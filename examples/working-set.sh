@@ -36,6 +36,12 @@ else
   mkdir -p "$dir"
   if ! "$MB" disk --dir "$dir" --size "$(scale 1G 32M)" --runtime "$(scale 10s 1s)" >"$OUT/disk.txt" 2>"$OUT/disk.err"; then
     nobaseline="mongobench disk failed: $(tail -n 1 "$OUT/disk.err")"
+  else
+    cat >>"$notes" <<NOTE
+
+**Disk baseline** (\`mongobench disk\`, fio, before the sweep), $(grep '^ceiling:' "$OUT/disk.txt"). Each
+run's disk figures are read against it: see "The disk's measured ceiling" under each run.
+NOTE
   fi
 fi
 if [ -n "$nobaseline" ]; then
