@@ -10,7 +10,9 @@
 # operations, so without it each point would start with the data the
 # points before it inserted, and thread count and data size would be
 # mixed. On the sharded configuration the reload drops the collection and
-# shards it again on the key before loading.
+# shards it again on the key before loading. The configurations take
+# turns trial by trial, so that a machine that grows busier over the study
+# slows both alike.
 #
 # The embedded server has no mongos, so it cannot be sharded: without
 # SHARDED_URL the "sharded" configuration is an unsharded embedded server
@@ -26,29 +28,40 @@ shardkey=_id:hashed
 notes="$OUT/notes.md"
 cp "$EXAMPLES/notes/sharded-vs-not.md" "$notes"
 
+declare -A urls
+key=()
 for topology in sharded unsharded; do
   var=$(echo "$topology" | tr a-z A-Z)_URL
-  sharding=()
   if [ "$topology" = sharded ]; then
     if [ -n "${!var:-}" ]; then
-      sharding=(-p mongodb.shardkey="$shardkey")
+      key=(-p mongodb.shardkey="$shardkey")
     else
       say "no $var: the embedded server has no mongos; the sharded configuration runs unsharded"
-      cat >>"$notes" <<EOF
+      cat >>"$notes" <<NOTE
 
 **Simulated:** no \`$var\` was given, and the embedded server has no mongos, so the
 "sharded" configuration ran on an unsharded embedded server, the same program on the same
 machine as "unsharded". Nothing here compares sharding: the page can only show how the study
 reads, and should find no difference between the two.
-EOF
+NOTE
     fi
   fi
   server "$topology" "$var"
-  say "$topology: workload_s6, threads $threads, $repeat trials each, data reloaded per point"
-  "$MB" sweep -P "$WORKLOADS/workload_s6" -p mongodb.url="$URL" \
-    -p recordcount="$records" -p operationcount="$ops" -p fieldcount=1 -p fieldlength=1024 "${sharding[@]}" \
-    --vary threadcount="$threads" --repeat "$repeat" --reload \
-    -l "$topology" --out-dir "$OUT/results-$topology" >"$OUT/$topology.txt"
+  urls[$topology]=$URL
+done
+
+for trial in $(seq 1 "$repeat"); do
+  for topology in sharded unsharded; do
+    sharding=()
+    if [ "$topology" = sharded ]; then
+      sharding=("${key[@]}")
+    fi
+    say "trial $trial of $repeat, $topology: workload_s6, threads $threads, data reloaded per point"
+    "$MB" sweep -P "$WORKLOADS/workload_s6" -p mongodb.url="${urls[$topology]}" \
+      -p recordcount="$records" -p operationcount="$ops" -p fieldcount=1 -p fieldlength=1024 "${sharding[@]}" \
+      --vary threadcount="$threads" --reload \
+      -l "$topology" --out-dir "$OUT/results-$topology-$trial" >"$OUT/$topology-$trial.txt"
+  done
 done
 
 report sharded unsharded --title "workload_s6 sharded and not: where throughput stops rising" \
