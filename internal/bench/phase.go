@@ -149,8 +149,8 @@ func warmupLine(w *results.Warmup, s *measure.Summary) string {
 			parts = append(parts, fmt.Sprintf("%s p99 %d us", m.Name, p99))
 		}
 	}
-	return fmt.Sprintf("warm-up: %d operations in %.1f s (%.0f ops/s; %s), left out of the summary",
-		w.Operations, w.Seconds, w.Throughput, strings.Join(parts, ", "))
+	return fmt.Sprintf("warm-up: %d %s in %.1f s (%.0f ops/s; %s), left out of the summary",
+		w.Operations, operations(w.Operations), w.Seconds, w.Throughput, strings.Join(parts, ", "))
 }
 
 // FailedOperations counts operations whose status is not OK, excluding
@@ -182,6 +182,9 @@ func (o *Outcome) Failure() error {
 		return fmt.Errorf("stopped early: %s; the summary and results cover what ran", es.Reason)
 	}
 	if failed := FailedOperations(o.Summary); failed > 0 && failed == o.Summary.Operations {
+		if failed == 1 {
+			return errors.New("the one operation failed (see the Return= and Error lines)")
+		}
 		return fmt.Errorf("every one of the %d operations failed (see the Return= and Error lines)", failed)
 	}
 	if w := o.NotFound().Sentence(); w != "" {

@@ -1,8 +1,12 @@
 package bench
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/measure"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/runner"
 )
 
@@ -27,5 +31,35 @@ func TestScheduleNote(t *testing.T) {
 		if got := o.ScheduleNote(tc.target); got != tc.want {
 			t.Errorf("target %g, %d late, %d cut: %q, want %q", tc.target, tc.late, tc.cut, got, tc.want)
 		}
+	}
+}
+
+// TestOneOperationWords: a phase or warm-up of one operation says so in
+// the singular.
+func TestOneOperationWords(t *testing.T) {
+	t.Parallel()
+	if got := warmupLine(&results.Warmup{Operations: 1, Seconds: 1, Throughput: 1}, &measure.Summary{}); !strings.HasPrefix(got, "warm-up: 1 operation in 1.0 s") {
+		t.Errorf("warm-up line %q", got)
+	}
+	if got := warmupLine(&results.Warmup{Operations: 5, Seconds: 1, Throughput: 5}, &measure.Summary{}); !strings.HasPrefix(got, "warm-up: 5 operations in 1.0 s") {
+		t.Errorf("warm-up line %q", got)
+	}
+	for _, tc := range []struct {
+		failed int64
+		want   string
+	}{
+		{1, "the one operation failed (see the Return= and Error lines)"},
+		{3, "every one of the 3 operations failed (see the Return= and Error lines)"},
+	} {
+		s := &measure.Summary{Operations: tc.failed}
+		s.Status[db.Read][db.Error] = tc.failed
+		if err := (&Outcome{Summary: s}).Failure(); err == nil || err.Error() != tc.want {
+			t.Errorf("%d failed: %v, want %q", tc.failed, err, tc.want)
+		}
+	}
+	s := &measure.Summary{Operations: 1}
+	s.Status[db.Read][db.NotFound] = 1
+	if err := (&Outcome{Summary: s}).Failure(); err == nil || !strings.HasPrefix(err.Error(), "the one key lookup (READ) returned NOT_FOUND") {
+		t.Errorf("one read NOT_FOUND: %v", err)
 	}
 }

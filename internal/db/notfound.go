@@ -64,7 +64,10 @@ func (c NotFoundCount) Sentence() string {
 	// No comma: the sentence is also a value of the summary.
 	ops := strings.Join(c.Ops, "/")
 	what := fmt.Sprintf("%d of the %d key lookups (%s) returned NOT_FOUND", c.NotFound, c.Lookups, ops)
-	if c.NotFound == c.Lookups {
+	switch {
+	case c.Lookups == 1:
+		what = fmt.Sprintf("the one key lookup (%s) returned NOT_FOUND", ops)
+	case c.NotFound == c.Lookups:
 		what = fmt.Sprintf("every one of the %d key lookups (%s) returned NOT_FOUND", c.Lookups, ops)
 	}
 	return what + ": the collection holds none of the keys looked up and the figures time answers about missing documents rather than the server's work; load the records first (mongobench load with the same properties) or check table and the URL's database"

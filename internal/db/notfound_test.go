@@ -25,6 +25,7 @@ func TestNotFoundCount(t *testing.T) {
 			"every one of the 300 key lookups (READ) returned NOT_FOUND"},
 		{"99 of 100 missing", []add{{Read, NotFound, 60}, {Delete, NotFound, 39}, {Delete, OK, 1}}, true,
 			"99 of the 100 key lookups (READ/DELETE) returned NOT_FOUND"},
+		{"one lookup", []add{{Read, NotFound, 1}}, true, "the one key lookup (READ) returned NOT_FOUND"},
 		{"98 of 100 missing", []add{{Read, NotFound, 98}, {Read, OK, 2}}, false, ""},
 		{"failures and scans are not lookups answered", []add{{Read, NotFound, 10}, {Read, Error, 90}, {Scan, OK, 50}}, true,
 			"every one of the 10 key lookups (READ) returned NOT_FOUND"},
