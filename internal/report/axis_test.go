@@ -226,6 +226,10 @@ func TestLatencyUnits(t *testing.T) {
 			t.Errorf("latencyUnitFor(%v) = %s, want %s", tc.vs, got.name, tc.want.name)
 		}
 	}
+	// A metric in ms (disk await): its ticks in one unit too.
+	if got := tickLabels(inOneUnitOf(newLinearAxis(0, 1.9, true, formatCompact), 1000)); got != "0 0.5 ms 1 ms 1.5 ms 2 ms" {
+		t.Errorf("an axis of 0 … 2 ms: ticks %q", got)
+	}
 	if got := milliseconds.format(800); got != "0.8 ms" {
 		t.Errorf("800 µs in ms: %q", got)
 	}

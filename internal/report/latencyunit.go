@@ -60,15 +60,19 @@ func (u latencyUnit) tick(us float64) string {
 
 // inOneUnit relabels a latency axis's ticks in one unit (latencyUnitFor
 // of the ticks), so that an axis never reads "500 µs, 1 ms, 1.5 ms".
-func inOneUnit(a axis) axis {
+func inOneUnit(a axis) axis { return inOneUnitOf(a, 1) }
+
+// inOneUnitOf is inOneUnit for an axis whose values are latencies of us
+// microseconds each (1000 for one in milliseconds).
+func inOneUnitOf(a axis, us float64) axis {
 	vs := make([]float64, len(a.ticks))
 	for i, t := range a.ticks {
-		vs[i] = t.v
+		vs[i] = t.v * us
 	}
 	u := latencyUnitFor(vs...)
 	a.ticks = slices.Clone(a.ticks)
 	for i := range a.ticks {
-		a.ticks[i].label = u.tick(a.ticks[i].v)
+		a.ticks[i].label = u.tick(vs[i])
 	}
 	return a
 }
