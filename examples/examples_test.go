@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,12 +21,25 @@ var examples = []struct {
 	sections []string
 	// minCharts is the fewest charts the page must hold.
 	minCharts int
+	// has and hasNot are what the page must and must not say: what the
+	// field report's study is about, and the mistakes it once made. An
+	// entry of has may give alternatives, separated by " | ".
+	has, hasNot []string
 }{
-	{"ssd-vs-essd", []string{"study", "sizes", "comparison"}, 3},
-	{"working-set", []string{"sweep"}, 3},
-	{"insert-matrix", []string{"study", "comparison"}, 3},
-	{"sharded-vs-not", []string{"study", "comparison"}, 3},
-	{"engines", []string{"study", "tasks", "sizes"}, 4},
+	{"ssd-vs-essd", []string{"study", "sizes", "comparison"}, 3, nil, nil},
+	// A disk baseline, or the reason there is none (fio missing).
+	{"working-set", []string{"sweep"}, 3, []string{"The baseline of | No disk baseline:"}, nil},
+	// Repeated cells have verdicts; an insert study counts documents.
+	{"insert-matrix", []string{"study", "comparison"}, 3,
+		[]string{"Throughput (docs/s)", "documents per second"}, []string{"no verdict possible", "Throughput (ops/s)"}},
+	// Without SHARDED_URL the sharding is simulated, and the page says so.
+	{"sharded-vs-not", []string{"study", "comparison"}, 3, []string{"Simulated:"}, nil},
+	// Each engine compared with A task by task and mix by mix; deletes
+	// that each found their document.
+	{"engines", []string{"study", "tasks", "sizes", "comparison", "comparison-2"}, 4,
+		[]string{"Per-point detail: B against A", "Per-point detail: C against A", "deleteproportion=1",
+			"insertproportion=0.05 readproportion=0.95", "insertproportion=0.10 readproportion=0.90"},
+		[]string{"No verdicts on the page", "NOT_FOUND"}},
 }
 
 var (
@@ -89,6 +103,16 @@ func TestExamples(t *testing.T) {
 			}
 			if !regimeRE.MatchString(page) {
 				t.Errorf("the page has no regime table with the data's size")
+			}
+			for _, s := range ex.has {
+				if !slices.ContainsFunc(strings.Split(s, " | "), func(alt string) bool { return strings.Contains(page, alt) }) {
+					t.Errorf("the page does not say %q", s)
+				}
+			}
+			for _, s := range ex.hasNot {
+				if strings.Contains(page, s) {
+					t.Errorf("the page says %q", s)
+				}
 			}
 			pagecheck.Check(t, browser, page, "example-"+ex.name+".png")
 		})

@@ -29,7 +29,10 @@ OUT=${OUT:-out/$NAME}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 export MONGOBENCH_STORE="$OUT/mongobench.db"
-rm -f "$MONGOBENCH_STORE"
+# A second run starts afresh: the store and the sweeps' results
+# directories are the example's own, and a sweep refuses a directory that
+# holds results already.
+rm -rf "$MONGOBENCH_STORE" "$OUT"/results-*
 
 # scale FULL SMALL prints the value for the current scale.
 scale() {
@@ -48,14 +51,18 @@ trap stop_servers EXIT
 
 # server NAME VAR sets URL to configuration NAME's server: $VAR when set,
 # else an embedded server started for it (its data and log under
-# $OUT/NAME-server), stopped when the example ends.
+# $OUT/NAME-server), stopped when the example ends. DATA_DIR is where an
+# embedded server keeps its data, on this machine's disk; empty for a
+# server named by its URL, whose disk may be another machine's.
 server() {
   local name=$1 var=$2
   if [ -n "${!var:-}" ]; then
     URL=${!var}
+    DATA_DIR=""
     return
   fi
   local dir="$OUT/$name-server"
+  DATA_DIR="$dir/data"
   rm -rf "$dir"
   mkdir -p "$dir"
   "$MB" server --addr 127.0.0.1:0 --data-dir "$dir/data" >"$dir/server.log" 2>&1 &

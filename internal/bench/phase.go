@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -148,8 +149,8 @@ func warmupLine(w *results.Warmup, s *measure.Summary) string {
 			parts = append(parts, fmt.Sprintf("%s p99 %d us", m.Name, p99))
 		}
 	}
-	return fmt.Sprintf("warm-up: %d operations in %.1f s (%.0f ops/s; %s), left out of the summary",
-		w.Operations, w.Seconds, w.Throughput, strings.Join(parts, ", "))
+	return fmt.Sprintf("warm-up: %d %s in %.1f s (%.0f ops/s; %s), left out of the summary",
+		w.Operations, operations(w.Operations), w.Seconds, w.Throughput, strings.Join(parts, ", "))
 }
 
 // FailedOperations counts operations whose status is not OK, excluding
@@ -170,8 +171,9 @@ func FailedOperations(s *measure.Summary) int64 {
 }
 
 // Failure is the phase's verdict on itself: stopped by a limit on
-// failures, or every operation failed; nil when it measured what it was
-// to measure.
+// failures, every operation failed, or its key lookups found (almost)
+// nothing (db.NotFoundFailShare); nil when it measured what it was to
+// measure.
 func (o *Outcome) Failure() error {
 	if es := o.ErrorStop; es != nil {
 		if es.Flag == "--max-errors" {
@@ -180,9 +182,27 @@ func (o *Outcome) Failure() error {
 		return fmt.Errorf("stopped early: %s; the summary and results cover what ran", es.Reason)
 	}
 	if failed := FailedOperations(o.Summary); failed > 0 && failed == o.Summary.Operations {
+		if failed == 1 {
+			return errors.New("the one operation failed (see the Return= and Error lines)")
+		}
 		return fmt.Errorf("every one of the %d operations failed (see the Return= and Error lines)", failed)
 	}
+	if w := o.NotFound().Sentence(); w != "" {
+		return errors.New(w)
+	}
 	return nil
+}
+
+// NotFound counts the phase's key lookups and those answered NOT_FOUND;
+// its Sentence is the warning of a phase that found (almost) nothing.
+func (o *Outcome) NotFound() db.NotFoundCount {
+	var c db.NotFoundCount
+	for op := range o.Summary.Status {
+		for st, n := range o.Summary.Status[op] {
+			c.Add(db.Op(op), db.Status(st), n)
+		}
+	}
+	return c
 }
 
 // urlHosts returns the host:port list of a mongodb:// URL; nil for a
@@ -237,11 +257,27 @@ func IsLocalURL(uri string) bool {
 // by the end of the phase; "" when none. Without a target there is no
 // schedule to be behind.
 func (o *Outcome) ScheduleNote(target float64) string {
+	late, cut := o.Result.LateStarts, o.Result.Abandoned
 	switch {
-	case target > 0 && (o.Result.LateStarts > 0 || o.Result.Abandoned > 0):
-		return fmt.Sprintf("%d operations started over 1 ms behind schedule; %d were cut short by the end of the phase and not counted", o.Result.LateStarts, o.Result.Abandoned)
-	case o.Result.Abandoned > 0:
-		return fmt.Sprintf("%d operations were cut short by the end of the phase and not counted", o.Result.Abandoned)
+	case target > 0 && (late > 0 || cut > 0):
+		return fmt.Sprintf("%d %s started over 1 ms behind schedule; %d %s cut short by the end of the phase and not counted",
+			late, operations(late), cut, wasWere(cut))
+	case cut > 0:
+		return fmt.Sprintf("%d %s cut short by the end of the phase and not counted", cut, operations(cut)+" "+wasWere(cut))
 	}
 	return ""
+}
+
+func operations(n int64) string {
+	if n == 1 {
+		return "operation"
+	}
+	return "operations"
+}
+
+func wasWere(n int64) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }

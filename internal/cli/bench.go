@@ -15,6 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/partition"
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
@@ -253,6 +254,11 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	for _, l := range diagnosis.SummaryLines(diag) {
 		fmt.Fprintln(summary, l)
+	}
+	// Last, where a reader of the summary's tail sees it; the exit status
+	// (out.Failure) says the same to scripts.
+	if w := out.NotFound().Sentence(); w != "" {
+		fmt.Fprintf(summary, "[WARNING], AllNotFound, %s\n", printable.Field(w))
 	}
 	if err := summary.close(); err != nil && summaryErr == nil {
 		summaryErr = err

@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -430,7 +431,7 @@ func TestLatencyKept(t *testing.T) {
 }
 
 // checkDiagnosisLines: the summary's [DIAGNOSIS] lines are the results
-// file's diagnosis, line for line.
+// file's diagnosis, line for line (its commas made semicolons).
 func checkDiagnosisLines(t *testing.T, stdout string, res *results.Results) {
 	t.Helper()
 	if res.Extra == nil || res.Extra.Diagnosis == nil {
@@ -457,14 +458,14 @@ func checkDiagnosisLines(t *testing.T, stdout string, res *results.Results) {
 	}
 	for _, l := range d.Limits {
 		for _, e := range l.Evidence {
-			want = append(want, "[DIAGNOSIS], Evidence("+l.Kind+"), "+e)
+			want = append(want, "[DIAGNOSIS], Evidence("+l.Kind+"), "+printable.Field(e))
 		}
 	}
 	for _, c := range d.CannotJudge {
-		want = append(want, "[DIAGNOSIS], CannotJudge, "+c)
+		want = append(want, "[DIAGNOSIS], CannotJudge, "+printable.Field(c))
 	}
 	for _, n := range d.Notes {
-		want = append(want, "[DIAGNOSIS], Note, "+n)
+		want = append(want, "[DIAGNOSIS], Note, "+printable.Field(n))
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("[DIAGNOSIS] lines\n%s\nthe results file's diagnosis\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -18,8 +18,8 @@ func TestErrorMessagesShown(t *testing.T) {
 		want  []string // lines of the summary, up to the message's start
 		op    string
 	}{
-		{"one by one", "1", []string{"[INSERT-FAILED], Error1, 20, duplicate key: "}, "INSERT"},
-		{"batched", "5", []string{"[INSERT-FAILED], Error1, 20, duplicate key: ", "[INSERT-BATCH-FAILED], Error1, 4, duplicate key: "}, "INSERT-BATCH"},
+		{"one by one", "1", []string{"[INSERT-FAILED], Error1, 20\n[INSERT-FAILED], Error1.Message, duplicate key: "}, "INSERT"},
+		{"batched", "5", []string{"[INSERT-FAILED], Error1, 20\n[INSERT-FAILED], Error1.Message, duplicate key: ", "[INSERT-BATCH-FAILED], Error1, 4\n[INSERT-BATCH-FAILED], Error1.Message, duplicate key: "}, "INSERT-BATCH"},
 	}
 	args := []string{"load", "mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "recordcount=20", "--no-store"}
 	if r := mongobench(t, args...); r.code != 0 {
@@ -36,6 +36,7 @@ func TestErrorMessagesShown(t *testing.T) {
 				t.Errorf("%s: no line starting %q in\n%s", tt.name, w, r.stdout)
 			}
 		}
+		checkThreeFields(t, r.stdout)
 		if !strings.Contains(r.stderr, "every one of the 20 operations failed (see the Return= and Error lines)") {
 			t.Errorf("%s: stderr %q", tt.name, r.stderr)
 		}

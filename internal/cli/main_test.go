@@ -108,8 +108,8 @@ func parseSummary(t *testing.T, text string) summary {
 	sc := bufio.NewScanner(strings.NewReader(text))
 	for sc.Scan() {
 		parts := strings.SplitN(sc.Text(), ", ", 3)
-		if len(parts) != 3 || !strings.HasPrefix(parts[0], "[") {
-			t.Fatalf("not a summary line: %q", sc.Text())
+		if len(parts) != 3 || !strings.HasPrefix(parts[0], "[") || strings.Count(sc.Text(), ",") != 2 {
+			t.Fatalf("not a summary line of three comma-separated fields: %q", sc.Text())
 		}
 		metric := strings.Trim(parts[0], "[]")
 		if s[metric] == nil {
@@ -118,6 +118,18 @@ func parseSummary(t *testing.T, text string) summary {
 		s[metric][parts[1]] = parts[2]
 	}
 	return s
+}
+
+// checkThreeFields checks that every line of a summary in YCSB's shape
+// splits on commas into exactly three fields, as awk -F', ' and CSV
+// readers split it.
+func checkThreeFields(t *testing.T, text string) {
+	t.Helper()
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "[") && strings.Count(l, ",") != 2 {
+			t.Errorf("summary line %q has %d comma-separated fields, want 3", l, strings.Count(l, ",")+1)
+		}
+	}
 }
 
 func (s summary) int(t *testing.T, metric, name string) int64 {

@@ -249,6 +249,26 @@ func TestReportStudy(t *testing.T) {
 			}
 		})
 	}
+	// One group holding two mixes' thread sweeps (an engine's 95:5 and
+	// 90:10 under one label) draws a line per mix, named by what sets
+	// them apart, never one line through both.
+	mix := func(read string, tp []float64) []analysis.Run {
+		runs := sweepRuns(t, []string{"threadcount"}, points(map[string]string{"threadcount": "1"}, map[string]string{"threadcount": "4"}), tp, []int64{500, 600})
+		for _, r := range runs {
+			r.Res.Config["readproportion"] = read
+		}
+		return runs
+	}
+	engine := append(mix("0.95", []float64{1000, 3000}), mix("0.9", []float64{800, 2000})...)
+	st := reportStudy([]string{"A", "B"}, [][]analysis.Run{engine, mix("0.95", []float64{1100, 3100})}, analysis.ServiceLatency, stats.KneeOptions{})
+	if st == nil || len(st.Series) != 3 {
+		t.Fatalf("two mixes in one group and one in another: %+v, want 3 lines", st)
+	}
+	for i, want := range []string{"A · read=0.95", "A · read=0.9", "B"} {
+		if s := st.Series[i]; s.Name != want || len(s.Points) != 2 || s.Points[1].Throughput != map[int]float64{0: 3000, 1: 2000, 2: 3100}[i] {
+			t.Errorf("line %d: %q %+v, want %q", i, s.Name, s.Points, want)
+		}
+	}
 	// Plain runs, or one sweep of one dimension, are no study.
 	if st := reportStudy([]string{"ssd"}, [][]analysis.Run{ssd}, analysis.ServiceLatency, stats.KneeOptions{}); st != nil {
 		t.Errorf("one sweep drew %d lines", len(st.Series))
@@ -260,7 +280,7 @@ func TestReportStudy(t *testing.T) {
 			r.Res.Extra.Diagnosis = &results.Diagnosis{Verdict: "server CPU", Limits: []results.Limit{{Kind: "server CPU"}}}
 		}
 	}
-	st := reportStudy([]string{"ssd", "essd"}, [][]analysis.Run{ssd, essd}, analysis.ServiceLatency, stats.KneeOptions{})
+	st = reportStudy([]string{"ssd", "essd"}, [][]analysis.Run{ssd, essd}, analysis.ServiceLatency, stats.KneeOptions{})
 	if got := st.Series[0].KneeSentence; !strings.HasSuffix(got, "; beyond 2 threads the server host's CPU is saturated.") {
 		t.Errorf("ssd's knee sentence %q does not name the limit past the knee", got)
 	}

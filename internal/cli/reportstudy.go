@@ -43,7 +43,12 @@ func reportStudy(refs []string, groups [][]analysis.Run, kind analysis.LatencyKi
 	}
 	var lines []*line
 	find := map[string]*line{}
+	varied := map[string]bool{x: true}
+	for _, n := range others {
+		varied[n] = true
+	}
 	for gi, g := range groups {
+		kinds := sweepKindNames(g, varied)
 		for _, r := range g {
 			if r.Mark == nil || r.Mark.Warmup || r.Res.Partial {
 				continue
@@ -52,7 +57,7 @@ func reportStudy(refs []string, groups [][]analysis.Run, kind analysis.LatencyKi
 			if err != nil || math.IsNaN(xv) || math.IsInf(xv, 0) {
 				return nil
 			}
-			name := lineName(r.Mark, x)
+			name := strings.TrimSpace(kinds[r.Res] + " " + lineName(r.Mark, x))
 			if len(groups) > 1 {
 				name = strings.TrimSpace(refs[gi] + " · " + name)
 				name = strings.TrimSuffix(name, " ·")
@@ -150,6 +155,59 @@ func overallAverage(f analysis.Figures) (float64, bool) {
 		return 0, false
 	}
 	return sum / float64(n), true
+}
+
+// sweepKindNames names the kinds of a group's sweep runs when there are
+// several (an engine's 95:5 and 90:10 thread sweeps under one label), by
+// the properties that set them apart ("insert=0.05 read=0.95"), so that
+// each is a line of its own rather than one line through both. Empty when
+// the group's sweeps did one kind of work.
+func sweepKindNames(g []analysis.Run, varied map[string]bool) map[*results.Results]string {
+	var swept []analysis.Run
+	for _, r := range g {
+		if r.Mark != nil && r.Counted() && !r.Res.Partial {
+			swept = append(swept, r)
+		}
+	}
+	kinds := analysis.Separate(swept, varied)
+	names := map[*results.Results]string{}
+	if len(kinds) < 2 {
+		return names
+	}
+	apart := map[string]bool{}
+	for i := range kinds {
+		for j := range i {
+			for _, d := range analysis.Differences(kinds[j].Runs[0].Res, kinds[i].Runs[0].Res, varied) {
+				apart[d.Property] = true
+			}
+		}
+	}
+	props := slices.Sorted(maps.Keys(apart))
+	for _, k := range kinds {
+		var parts []string
+		for _, n := range props {
+			v := k.Runs[0].Res.Config[n]
+			if n == analysis.PhaseProperty {
+				v = k.Runs[0].Res.Phase
+			}
+			parts = append(parts, shortName(n)+"="+v)
+		}
+		for _, r := range k.Runs {
+			names[r.Res] = strings.Join(parts, " ")
+		}
+	}
+	return names
+}
+
+// shortName is a property as a legend or a table's header names it: the
+// last part of its name, a proportion by its operation ("read=0.95" for
+// readproportion), short enough for a column of a pivot table.
+func shortName(n string) string {
+	n = n[strings.LastIndexByte(n, '.')+1:]
+	if op := strings.TrimSuffix(n, "proportion"); op != "" {
+		return op
+	}
+	return n
 }
 
 // lineName names a line by the values of the dimensions other than x, in

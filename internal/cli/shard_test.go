@@ -185,24 +185,25 @@ func TestShardedLoadSummary(t *testing.T) {
 	want := []string{
 		"[SERVER], CollectionSharded, true",
 		// Six chunks round-robin over three shards, taken before the load.
-		"[SERVER], Shard(shard01), chunks=2, documents=0",
+		"[SERVER], Shard(shard01).Chunks, 2\n[SERVER], Shard(shard01).Documents, 0\n",
 		// After the load: 100 documents spread by the hashed key.
-		"[SERVER], ShardSize(shard01), documents=34,",
-		"[SERVER], ShardSize(shard02), documents=33,",
-		"[SERVER], ShardSize(shard03), documents=33,",
+		"[SERVER], ShardSize(shard01).Documents, 34\n",
+		"[SERVER], ShardSize(shard02).Documents, 33\n",
+		"[SERVER], ShardSize(shard03).Documents, 33\n",
 		// Each shard's primary sampled beside the mongos (the null
 		// server reports no opcounters, and the summary says so).
 		"[SERVER], ShardOpcounters(shard03), not reported by this server",
 		"[SHARDING], Balancer, full",
 		"[SHARDING], ChunkMigrations, 1",
 		"[SHARDING], ChunkMigrationTime(ms), 250",
-		"duration(ms)=250, shard01->shard02, documents=",
+		"[SHARDING], ChunkMigration(1).Duration(ms), 250\n[SHARDING], ChunkMigration(1).From, shard01\n[SHARDING], ChunkMigration(1).To, shard02\n",
 	}
 	for _, w := range want {
 		if !strings.Contains(r.stdout, w) {
 			t.Errorf("the summary has no %q", w)
 		}
 	}
+	checkThreeFields(t, r.stdout)
 	res := readResults(t, out)
 	sh := res.Extra.Sharding
 	if sh == nil || len(sh.Migrations) != 1 || sh.Migrations[0].From != "shard01" || sh.Migrations[0].To != "shard02" || sh.Balancer == nil || sh.Balancer.Mode != "full" {

@@ -168,3 +168,34 @@ func TestSweepRowCountsNotFound(t *testing.T) {
 		t.Errorf("row %+v, want 686 operations not OK last:\n%s", rows, out.String())
 	}
 }
+
+// TestAllNotFound: a run whose key lookups all found nothing (a collection
+// never loaded) measured answers about missing documents: it says so on
+// stderr and as the summary's last line, keeps its results, and exits 1.
+// TestShortCollection is the other side: 70% NOT_FOUND is an answer.
+func TestAllNotFound(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := mongobench(t, "run", "mongodb", "-P", "workloada", "-p", "mongodb.url="+url, "-p", "recordcount=50",
+		"-p", "operationcount=40", "--no-store", "--out", out)
+	if r.code != ExitFailed {
+		t.Fatalf("exit %d, want %d: %s", r.code, ExitFailed, r.stderr)
+	}
+	const said = "every one of the 40 key lookups (READ/UPDATE) returned NOT_FOUND: the collection holds none of the keys looked up"
+	if !strings.Contains(r.stderr, "mongobench: "+said) {
+		t.Errorf("stderr does not say %q:\n%s", said, r.stderr)
+	}
+	checkThreeFields(t, r.stdout)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "[WARNING], AllNotFound, "+said) {
+		t.Errorf("the summary's last line is %q, want the [WARNING], AllNotFound line", last)
+	}
+	s := parseSummary(t, r.stdout)
+	if nf := s.int(t, "READ", "Return=NOT_FOUND") + s.int(t, "UPDATE", "Return=NOT_FOUND"); nf != 40 {
+		t.Errorf("%d NOT_FOUND, want 40:\n%s", nf, r.stdout)
+	}
+	if res := readResults(t, out); res.Operations != 40 {
+		t.Errorf("the results file holds %d operations, want 40", res.Operations)
+	}
+}

@@ -1,6 +1,11 @@
 package diagnosis
 
-import "github.com/mongobench/mongobench/internal/results"
+import (
+	"strings"
+
+	"github.com/mongobench/mongobench/internal/printable"
+	"github.com/mongobench/mongobench/internal/results"
+)
 
 // SummaryLines are the [DIAGNOSIS] lines of the text summary, in YCSB's
 // `[NAME], measurement, value` shape:
@@ -13,8 +18,18 @@ import "github.com/mongobench/mongobench/internal/results"
 //
 // Limit is the verdict alone, for scripts; Limits appears when there are
 // several, strongest first. Like the [SERVER] and [CLIENT] lines, they are
-// made beside the figures they print.
+// made beside the figures they print, and keep to three fields: the
+// commas of a sentence become semicolons.
 func SummaryLines(d *results.Diagnosis) []string {
+	lines := summaryLines(d)
+	for i, l := range lines {
+		measurement, value, _ := strings.Cut(strings.TrimPrefix(l, "[DIAGNOSIS], "), ", ")
+		lines[i] = "[DIAGNOSIS], " + measurement + ", " + printable.Field(value)
+	}
+	return lines
+}
+
+func summaryLines(d *results.Diagnosis) []string {
 	if d == nil {
 		return nil
 	}

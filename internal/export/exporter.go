@@ -7,6 +7,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/printable"
 )
 
 // The exporters of YCSB's exporter property, by their Java class names
@@ -114,7 +116,9 @@ func (s *SummaryWriter) Close() error {
 
 func (s *SummaryWriter) line(l string) error {
 	metric, measurement, value := splitSummaryLine(l)
-	value = noNegativeZero(value)
+	// Whoever made the line, each format carries three fields: a comma
+	// left in a value would give a reader of the text a fourth.
+	measurement, value = printable.Field(measurement), noNegativeZero(printable.Field(value))
 	var err error
 	if !s.json {
 		// TextMeasurementsExporter: "[" + metric + "], " + measurement + ", " + value.
@@ -149,8 +153,8 @@ func (s *SummaryWriter) line(l string) error {
 }
 
 // splitSummaryLine splits "[METRIC], measurement, value"; the value is the
-// rest of the line, commas and all ("IOPS=679.4, r/s=1.6"). A line of
-// another shape keeps its text as the value.
+// rest of the line, commas and all, which line turns into semicolons. A
+// line of another shape keeps its text as the value.
 func splitSummaryLine(l string) (metric, measurement, value string) {
 	if rest, ok := strings.CutPrefix(l, "["); ok {
 		if m, rest, ok := strings.Cut(rest, "], "); ok {

@@ -134,19 +134,23 @@ func WriteText(w io.Writer, s *measure.Summary, opts TextOptions) error {
 }
 
 // writeErrorMessages writes what failed operations said, under the
-// failures' own measurement, in YCSB's line shape with the message after
-// the count, so a parser that reads three fields sees a number:
+// failures' own measurement, in YCSB's line shape: the count on one line,
+// the message on the next, so that every line has three fields and a
+// parser reads a number where it expects one:
 //
-//	[READ-FAILED], Error1, 996, (Unauthorized) command find requires authentication
+//	[READ-FAILED], Error1, 996
+//	[READ-FAILED], Error1.Message, (Unauthorized) command find requires authentication
 //	[READ-FAILED], OtherErrors, 4
 //
-// Messages are already redacted; control characters are escaped here so
-// each stays on its line.
+// Messages are already redacted; control characters are escaped and
+// commas become semicolons here, so each stays one field of one line.
 func writeErrorMessages(w *bufio.Writer, ops []measure.OpErrors) {
 	for _, oe := range ops {
 		name := measure.MeasurementName(oe.Op, true)
 		for i, m := range oe.Messages {
-			line(w, name, "Error"+strconv.Itoa(i+1), strconv.FormatInt(m.Count, 10)+", "+printable.String(m.Message))
+			n := "Error" + strconv.Itoa(i+1)
+			line(w, name, n, strconv.FormatInt(m.Count, 10))
+			line(w, name, n+".Message", printable.Field(m.Message))
 		}
 		if oe.Other > 0 {
 			line(w, name, "OtherErrors", strconv.FormatInt(oe.Other, 10))

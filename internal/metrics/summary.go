@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/printable"
 )
 
 // NotReported is the value of a summary line for a figure the server does
@@ -14,7 +16,9 @@ const NotReported = "not reported by this server"
 
 // SummaryLines renders the run's server and host figures for the end of
 // the text summary, in YCSB's `[NAME], measurement, value` shape so that
-// scripts parsing YCSB's lines read these too. Rates and ratios are over
+// scripts parsing YCSB's lines read these too: one figure per line, never a
+// comma inside a value (a disk's figures are `Disk(vda).IOPS`,
+// `Disk(vda).Util(%)`, … each on its own line). Rates and ratios are over
 // the whole run, from first to last; gauges (connections, cache fill,
 // memory) are as of last. sizes and topo are optional (nil). Lines whose
 // figure is absent are left out, except that a section the server does
@@ -48,8 +52,10 @@ func SummaryLines(first, last Snapshot, sizes *SizeStats, topo *TopologyInfo) []
 
 type lineWriter struct{ lines []string }
 
+// add writes one line; text from the server (an error, a name) may hold
+// commas, which would split the value for a reader of three fields.
 func (w *lineWriter) add(name, measurement, value string) {
-	w.lines = append(w.lines, "["+name+"], "+measurement+", "+value)
+	w.lines = append(w.lines, "["+name+"], "+printable.Field(measurement)+", "+printable.Field(value))
 }
 
 // num adds the line when v is present.
@@ -86,14 +92,15 @@ func fmtNum(v float64, decimals int) string {
 	return strconv.FormatFloat(v, 'f', decimals, 64)
 }
 
-// fmtOpt is a figure inside a composite value: "n/a" keeps the layout of
-// the line stable when one part is absent.
-func fmtOpt(v Value, decimals int) string {
-	if !v.OK {
-		return "n/a"
+// opcounterLines give a set of operation rates, one line per operation
+// the server counted, as name.Insert(ops/sec), name.Query(ops/sec), ….
+func opcounterLines(w *lineWriter, section, name string, o OpRates) {
+	for _, f := range []figure{
+		{"Insert", o.Insert, 1}, {"Query", o.Query, 1}, {"Update", o.Update, 1},
+		{"Delete", o.Delete, 1}, {"Getmore", o.Getmore, 1}, {"Command", o.Command, 1},
+	} {
+		w.num(section, name+"."+f.measurement+"(ops/sec)", f.v, f.decimals)
 	}
-
-	return fmtNum(v.V, decimals)
 }
 
 const server, host = "SERVER", "HOST"
@@ -157,9 +164,7 @@ func serverLines(w *lineWriter, first, last Snapshot, d *ServerInterval, topo *T
 
 	o := d.Opcounters
 	if o != (OpRates{}) {
-		w.add(server, "Opcounters(ops/sec)", fmt.Sprintf("insert=%s, query=%s, update=%s, delete=%s, getmore=%s, command=%s",
-			fmtOpt(o.Insert, 1), fmtOpt(o.Query, 1), fmtOpt(o.Update, 1),
-			fmtOpt(o.Delete, 1), fmtOpt(o.Getmore, 1), fmtOpt(o.Command, 1)))
+		opcounterLines(w, server, "Opcounters", o)
 	} else if !d.Restarted && last.Server.Opcounters == (Opcounters{}) {
 		w.add(server, "Opcounters", NotReported)
 	}
@@ -226,13 +231,11 @@ func sizeLines(w *lineWriter, s *SizeStats) {
 		w.num(server, "CollectionCompressionRatio", c.CompressionRatio, 2)
 
 		for _, sh := range s.Shards {
-			line := fmt.Sprintf("documents=%s, dataSize(MB)=%s, storageSize(MB)=%s",
-				fmtOpt(sh.Documents, 0), fmtOpt(mb(sh.DataSize), 1), fmtOpt(mb(sh.StorageSize), 1))
-			if sh.Orphans.OK {
-				line += ", orphans=" + fmtNum(sh.Orphans.V, 0)
-			}
-
-			w.add(server, "ShardSize("+sh.Shard+")", line)
+			name := "ShardSize(" + sh.Shard + ")."
+			w.num(server, name+"Documents", sh.Documents, 0)
+			w.num(server, name+"DataSize(MB)", mb(sh.DataSize), 1)
+			w.num(server, name+"StorageSize(MB)", mb(sh.StorageSize), 1)
+			w.num(server, name+"Orphans", sh.Orphans, 0)
 		}
 	}
 
@@ -249,22 +252,25 @@ func sizeLines(w *lineWriter, s *SizeStats) {
 }
 
 func topologyLines(w *lineWriter, t *TopologyInfo) {
+	w.add(server, "Topology", t.Kind)
+
 	switch {
 	case t.Kind == KindReplicaSet && t.ReplicaSet != nil:
-		w.add(server, "Topology", fmt.Sprintf("%s %s, %d members", t.Kind, t.SetName, len(t.ReplicaSet.Members)))
+		w.add(server, "ReplicaSet", t.SetName)
+		w.add(server, "ReplicaSetMembers", strconv.Itoa(len(t.ReplicaSet.Members)))
 	case t.Kind == KindReplicaSet:
-		w.add(server, "Topology", fmt.Sprintf("%s %s, %d hosts", t.Kind, t.SetName, len(t.Hosts)))
+		w.add(server, "ReplicaSet", t.SetName)
+		w.add(server, "ReplicaSetHosts", strconv.Itoa(len(t.Hosts)))
 	case t.Kind == KindSharded && t.Sharding != nil:
-		w.add(server, "Topology", fmt.Sprintf("%s, %d shards", t.Kind, len(t.Sharding.Shards)))
-	default:
-		w.add(server, "Topology", t.Kind)
+		w.add(server, "Shards", strconv.Itoa(len(t.Sharding.Shards)))
 	}
 
 	if rs := t.ReplicaSet; rs != nil {
 		w.num(server, "ReplicationLagMax(s)", rs.MaxLagSec(), 1)
 
 		for _, m := range rs.Members {
-			w.add(server, "Member("+m.Name+")", fmt.Sprintf("%s, lag(s)=%s", m.State, fmtOpt(m.LagSec, 1)))
+			w.add(server, "Member("+m.Name+").State", m.State)
+			w.num(server, "Member("+m.Name+").Lag(s)", m.LagSec, 1)
 		}
 	}
 
@@ -274,7 +280,8 @@ func topologyLines(w *lineWriter, t *TopologyInfo) {
 		}
 
 		for _, s := range sh.Shards {
-			w.add(server, "Shard("+s.ID+")", fmt.Sprintf("chunks=%s, documents=%s", fmtOpt(s.Chunks, 0), fmtOpt(s.Documents, 0)))
+			w.num(server, "Shard("+s.ID+").Chunks", s.Chunks, 0)
+			w.num(server, "Shard("+s.ID+").Documents", s.Documents, 0)
 		}
 	}
 
@@ -325,12 +332,17 @@ func hostLines(w *lineWriter, last *HostSample, d *HostInterval) {
 			continue
 		}
 
-		w.add(host, "Disk("+k.Name+")", fmt.Sprintf(
-			"IOPS=%s, r/s=%s, w/s=%s, rMB/s=%s, wMB/s=%s, r_await(ms)=%s, w_await(ms)=%s, await(ms)=%s, util(%%)=%s, aqu-sz=%s",
-			fmtOpt(k.IOPS, 1), fmtOpt(k.ReadsPerSec, 1), fmtOpt(k.WritesPerSec, 1),
-			fmtOpt(k.ReadMBPerSec, 2), fmtOpt(k.WriteMBPerSec, 2),
-			fmtOpt(k.ReadAwaitMs, 2), fmtOpt(k.WriteAwaitMs, 2), fmtOpt(k.AwaitMs, 2),
-			fmtOpt(k.UtilPct, 1), fmtOpt(k.AvgQueueSize, 2)))
+		// iostat -x's columns, one line each: r/s, w/s, rMB/s, wMB/s,
+		// r_await, w_await, await, %util, aqu-sz.
+		name := "Disk(" + k.Name + ")."
+		for _, f := range []figure{
+			{"IOPS", k.IOPS, 1}, {"ReadsPerSec", k.ReadsPerSec, 1}, {"WritesPerSec", k.WritesPerSec, 1},
+			{"Read(MB/s)", k.ReadMBPerSec, 2}, {"Write(MB/s)", k.WriteMBPerSec, 2},
+			{"ReadAwait(ms)", k.ReadAwaitMs, 2}, {"WriteAwait(ms)", k.WriteAwaitMs, 2}, {"Await(ms)", k.AwaitMs, 2},
+			{"Util(%)", k.UtilPct, 1}, {"QueueSize", k.AvgQueueSize, 2},
+		} {
+			w.num(host, name+f.measurement, f.v, f.decimals)
+		}
 	}
 
 	if p := d.Process; p != nil {
@@ -367,12 +379,11 @@ func ShardingLines(r *ShardingRun) []string {
 
 	switch {
 	case r.Balancer != nil:
-		mode := r.Balancer.Mode
-		if r.Balancer.InRound != nil && *r.Balancer.InRound {
-			mode += ", in a balancing round"
-		}
+		w.add(shardingSection, "Balancer", r.Balancer.Mode)
 
-		w.add(shardingSection, "Balancer", mode)
+		if r.Balancer.InRound != nil {
+			w.add(shardingSection, "BalancerInRound", strconv.FormatBool(*r.Balancer.InRound))
+		}
 	case r.BalancerError != "":
 		w.add(shardingSection, "Balancer", "not available: "+r.BalancerError)
 	}
@@ -396,8 +407,13 @@ func ShardingLines(r *ShardingRun) []string {
 	w.num(shardingSection, "ChunkMigrationTime(ms)", total, 0)
 
 	for i, m := range r.Migrations {
-		w.add(shardingSection, fmt.Sprintf("ChunkMigration(%d)", i+1), fmt.Sprintf("t(s)=%s, interval=%d, duration(ms)=%s, %s->%s, documents=%s",
-			fmtNum(m.T, 1), m.Interval, fmtOpt(m.DurationMs, 0), m.From, m.To, fmtOpt(m.Documents, 0)))
+		name := fmt.Sprintf("ChunkMigration(%d).", i+1)
+		w.add(shardingSection, name+"T(s)", fmtNum(m.T, 1))
+		w.add(shardingSection, name+"Interval", strconv.Itoa(m.Interval))
+		w.num(shardingSection, name+"Duration(ms)", m.DurationMs, 0)
+		w.add(shardingSection, name+"From", m.From)
+		w.add(shardingSection, name+"To", m.To)
+		w.num(shardingSection, name+"Documents", m.Documents, 0)
 	}
 
 	return w.lines
@@ -491,8 +507,6 @@ func shardRateLines(w *lineWriter, shards []ShardInterval) {
 			continue
 		}
 
-		w.add(server, name+"(ops/sec)", fmt.Sprintf("insert=%s, query=%s, update=%s, delete=%s, getmore=%s, command=%s",
-			fmtOpt(o.Insert, 1), fmtOpt(o.Query, 1), fmtOpt(o.Update, 1),
-			fmtOpt(o.Delete, 1), fmtOpt(o.Getmore, 1), fmtOpt(o.Command, 1)))
+		opcounterLines(w, server, name, o)
 	}
 }

@@ -69,3 +69,15 @@ func unsafeRune(r rune) bool {
 	}
 	return false
 }
+
+// Field returns s made fit for one field of a summary line in YCSB's
+// `[SECTION], name, value` shape: String's escapes, and every comma
+// written as a semicolon, so that a reader splitting the line on commas
+// (awk -F', ', a CSV reader) always finds exactly three fields.
+func Field(s string) string {
+	s = String(s)
+	if !strings.Contains(s, ",") {
+		return s
+	}
+	return strings.ReplaceAll(s, ",", ";")
+}

@@ -65,3 +65,19 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+func TestField(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"user 70.1%, system 26.0%", "user 70.1%; system 26.0%"},
+		{"a,b", "a;b"},
+		{"line\nbreak, and comma", `line\nbreak; and comma`},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Field(tt.in); got != tt.want {
+			t.Errorf("Field(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

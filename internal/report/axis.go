@@ -303,14 +303,51 @@ func percentileLabel(n int) string {
 	return s + "%"
 }
 
+// bandReach bounds how far an axis stretches past its data for the data's
+// confidence intervals: to bandReach times the largest value (and down to
+// the smallest over bandReach, for a logarithmic axis). An interval that
+// reaches further is cut at the axis's edge and marked there, so that a
+// few wide intervals of a handful of trials do not press the lines into a
+// strip at the bottom (lines at 300–600 drawn on an axis to 3,000).
+const bandReach = 1.5
+
+// spanOf is the span an axis covers for values and their intervals
+// (lows and highs): the values, and the intervals within bandReach of
+// them. Only positive lows count, for a logarithmic axis; lo is +Inf and
+// hi 0 when there is no positive value.
+func spanOf(values, lows, highs []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), 0
+	for _, v := range values {
+		if v > 0 && isFinite(v) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if hi == 0 {
+		return lo, hi
+	}
+	blo, bhi := lo, hi
+	for _, v := range lows {
+		if v > 0 && isFinite(v) {
+			blo = math.Min(blo, v)
+		}
+	}
+	for _, v := range highs {
+		if isFinite(v) {
+			bhi = math.Max(bhi, v)
+		}
+	}
+	return math.Max(blo, lo/bandReach), math.Min(bhi, hi*bandReach)
+}
+
 // latencyAxis returns an axis for latencies in microseconds: logarithmic
 // when they span more than a factor of 30, so that a heavy tail does not
-// flatten the rest into the floor, linear from zero otherwise.
+// flatten the rest into the floor, linear from zero otherwise; its ticks
+// in one unit.
 func latencyAxis(lo, hi float64) axis {
 	if lo > 0 && hi/lo > 30 {
-		return newLogAxis(lo, hi, formatLatencyTick)
+		return inOneUnit(newLogAxis(lo, hi, formatLatencyTick))
 	}
-	return newLinearAxis(0, hi, true, formatLatencyTick)
+	return inOneUnit(newLinearAxis(0, hi, true, formatLatencyTick))
 }
 
 // formatLatencyTick labels a latency tick: "500 µs", "2 ms", "1.5 s".

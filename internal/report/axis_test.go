@@ -2,7 +2,9 @@ package report
 
 import (
 	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -151,17 +153,166 @@ func TestSweepAxis(t *testing.T) {
 	t.Parallel()
 	// Thread counts spanning a factor of 8 or more get a log axis ticked
 	// at the sweep's own values.
-	a := sweepAxis([]float64{1, 2, 4, 8, 16, 300})
+	a := sweepAxis("threadcount", []float64{1, 2, 4, 8, 16, 300})
 	if a.kind != logAxis || tickLabels(a) != "1 2 4 8 16 300" {
 		t.Errorf("thread sweep: kind %d ticks %q", a.kind, tickLabels(a))
 	}
 	// A narrow sweep stays linear.
-	a = sweepAxis([]float64{2e6, 3e6, 4e6, 5e6})
+	a = sweepAxis("recordcount", []float64{2e6, 3e6, 4e6, 5e6})
 	if a.kind != linearAxis || tickLabels(a) != "2,000,000 3,000,000 4,000,000 5,000,000" {
 		t.Errorf("record sweep: kind %d ticks %q", a.kind, tickLabels(a))
 	}
 	if a.lo >= 2e6 || a.hi <= 5e6 {
 		t.Errorf("record sweep domain [%g, %g] leaves no room around the points", a.lo, a.hi)
+	}
+	// A rate ramp is linear however wide: achieved against target follows
+	// a straight diagonal only on a linear x, as the y of rates is.
+	a = sweepAxis("target", []float64{50, 100, 200, 400})
+	if a.kind != linearAxis || tickLabels(a) != "50 100 200 400" {
+		t.Errorf("target sweep: kind %d ticks %q, want linear", a.kind, tickLabels(a))
+	}
+}
+
+// TestSpanOf: an axis covers its lines and their intervals only as far as
+// bandReach beyond them: lines at 300–600 with intervals to 3,000 drew on
+// 0–3k.
+func TestSpanOf(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name           string
+		vs, los, his   []float64
+		wantLo, wantHi float64
+	}{
+		{"wide intervals are cut", []float64{300, 450, 600}, []float64{0, 100, 200}, []float64{3000, 900, 700}, 200, 900},
+		{"narrow intervals are covered", []float64{300, 600}, []float64{280, 550}, []float64{320, 650}, 280, 650},
+		{"no interval", []float64{1000, 2000}, nil, nil, 1000, 2000},
+		{"a log axis stops a decade short", []float64{1000, 5000}, []float64{10, 4000}, []float64{1100, 6000}, 1000 / bandReach, 6000},
+	} {
+		lo, hi := spanOf(tc.vs, tc.los, tc.his)
+		if math.Abs(lo-tc.wantLo) > 1e-9 || math.Abs(hi-tc.wantHi) > 1e-9 {
+			t.Errorf("%s: span [%g, %g], want [%g, %g]", tc.name, lo, hi, tc.wantLo, tc.wantHi)
+		}
+	}
+	if lo, hi := spanOf(nil, []float64{1}, []float64{2}); !math.IsInf(lo, 1) || hi != 0 {
+		t.Errorf("no values: span [%g, %g]", lo, hi)
+	}
+	// The throughput axis of lines at 300–600 now ends at 1,000, not 3,000.
+	_, hi := spanOf([]float64{300, 450, 600}, nil, []float64{3000})
+	if a := newLinearAxis(0, hi, true, formatCompact); a.hi != 1000 {
+		t.Errorf("axis to %g, want 1000", a.hi)
+	}
+}
+
+// TestLatencyUnits: an axis, a table or a row states its latencies in one
+// unit, the one its largest value reads best in unless its smallest would
+// read under 0.1.
+func TestLatencyUnits(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		vs   []float64
+		want latencyUnit
+	}{
+		{[]float64{500, 800, 900}, microseconds},
+		{[]float64{800, 1200, 36863}, milliseconds},
+		{[]float64{500, 2000, 8000}, milliseconds},
+		{[]float64{2e5, 1.2e6, 2e6}, seconds},
+		// The smallest would read under 0.1 of a second, or of a ms.
+		{[]float64{800, 1.2e6, 2e6}, milliseconds},
+		{[]float64{50, 2000}, microseconds},
+		{[]float64{0, math.NaN(), -1}, microseconds},
+		{nil, microseconds},
+	} {
+		if got := latencyUnitFor(tc.vs...); got != tc.want {
+			t.Errorf("latencyUnitFor(%v) = %s, want %s", tc.vs, got.name, tc.want.name)
+		}
+	}
+	// A metric in ms (disk await): its ticks in one unit too.
+	if got := tickLabels(inOneUnitOf(newLinearAxis(0, 1.9, true, formatCompact), 1000)); got != "0 0.5 ms 1 ms 1.5 ms 2 ms" {
+		t.Errorf("an axis of 0 … 2 ms: ticks %q", got)
+	}
+	if got := milliseconds.format(800); got != "0.8 ms" {
+		t.Errorf("800 µs in ms: %q", got)
+	}
+	if got := milliseconds.format(math.NaN()); got != "–" {
+		t.Errorf("NaN: %q", got)
+	}
+	for _, tc := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		// It read "0 500 µs 1 ms 1.5 ms 2 ms".
+		{200, 1900, "0 0.5 ms 1 ms 1.5 ms 2 ms"},
+		{20, 90, "0 20 µs 40 µs 60 µs 80 µs 100 µs"},
+		// A log axis from 100 µs to 10 s: one unit, ms.
+		{120, 3_000_000, "0.1 ms 1 ms 10 ms 100 ms 1,000 ms 10,000 ms"},
+	} {
+		if got := tickLabels(latencyAxis(tc.lo, tc.hi)); got != tc.want {
+			t.Errorf("latencyAxis(%g, %g) ticks %q, want %q", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
+
+// TestPlaceLabel: knee labels of lines that saturate at the same point are
+// stacked, none over another.
+func TestPlaceLabel(t *testing.T) {
+	t.Parallel()
+	var placed []labelBox
+	w := textWidth("knee")
+	var ys []float64
+	for range 4 {
+		ys = append(ys, placeLabel(&placed, 300, 100, w))
+	}
+	// A ring elsewhere keeps its label just above it.
+	if y := placeLabel(&placed, 600, 100, w); y != 89 {
+		t.Errorf("a lone ring's label at %g, want 89 (just above)", y)
+	}
+	if !slices.Equal(ys, []float64{89, 121, 75, 135}) {
+		t.Errorf("four labels at one ring placed at %v, want above, below, further above, further below", ys)
+	}
+	for i := range ys {
+		for j := range i {
+			if math.Abs(ys[i]-ys[j]) < labelHeight {
+				t.Errorf("labels %d and %d overlap: %g and %g", j, i, ys[j], ys[i])
+			}
+		}
+	}
+	// Another line's ring just above this one (registered as render
+	// does) sends the label below.
+	rings := []labelBox{{300, 89 + 4, 16}, {300, 100 + 4, 16}}
+	if y := placeLabel(&rings, 300, 100, w); y != 121 {
+		t.Errorf("label under another ring at %g, want 121 (below its own)", y)
+	}
+}
+
+// TestBandsCutAndMarked: a band beyond the axis is drawn cut at the plot's
+// edge and marked there with a triangle, and the figure note says so.
+func TestBandsCutAndMarked(t *testing.T) {
+	t.Parallel()
+	c := lineChart{title: "t", x: newLinearAxis(1, 4, false, formatCompact), y: newLinearAxis(0, 1000, true, formatCompact),
+		series: []series{{name: "a", color: "#000", band: true, points: []point{
+			{x: 1, y: 300, lo: 100, hi: 3000, hasErr: true, tip: "1"},
+			{x: 4, y: 600, lo: 500, hi: 700, hasErr: true, tip: "4"},
+		}}}}
+	svg := c.render()
+	if n := strings.Count(svg, `class="cut"`); n != 1 {
+		t.Errorf("%d cut marks, want 1 (the interval to 3,000 on an axis to 1,000)", n)
+	}
+	if !strings.Contains(svg, "the interval runs past the top of the axis") {
+		t.Errorf("the mark does not say what it marks")
+	}
+	band := regexp.MustCompile(`class="band" d="M[0-9.]+ ([0-9.]+)`).FindStringSubmatch(svg)
+	if band == nil {
+		t.Fatal("no band")
+	}
+	if y, _ := strconv.ParseFloat(band[1], 64); y < marginTop {
+		t.Errorf("the band starts at y=%g, above the plot's top %d", y, marginTop)
+	}
+	if c.clippedNote() == "" {
+		t.Errorf("no note of the cut interval")
+	}
+	c.series[0].points[0].hi = 900
+	if svg := c.render(); strings.Contains(svg, `class="cut"`) || c.clippedNote() != "" {
+		t.Errorf("an interval within the axis is marked as cut")
 	}
 }
 

@@ -166,6 +166,56 @@ type frame struct {
 func (f frame) px(a *axis, v float64) float64 { return f.left + a.frac(v)*f.width }
 func (f frame) py(a *axis, v float64) float64 { return f.top + (1-a.frac(v))*f.height }
 
+// pyIn is py held inside the plot area: an interval's end beyond the axis
+// is drawn cut at its edge (and marked, see cutEnds).
+func (f frame) pyIn(a *axis, v float64) float64 {
+	return math.Max(f.top, math.Min(f.top+f.height, f.py(a, v)))
+}
+
+// beyond reports whether an interval's ends lie past the axis: above its
+// top, below its bottom. A low of 0 on a logarithmic axis is its floor,
+// not a cut.
+func beyond(a *axis, p point) (above, below bool) {
+	if !p.hasErr || !isFinite(p.lo) || !isFinite(p.hi) {
+		return false, false
+	}
+	below = a.frac(p.lo) < -1e-9 && (a.kind != logAxis || p.lo > 0)
+	return a.frac(p.hi) > 1+1e-9, below
+}
+
+// clippedNote is the figure note's clause for a chart whose intervals
+// were cut at the axis's edge; "" when none was.
+func (c *lineChart) clippedNote() string {
+	for _, s := range c.series {
+		for _, p := range s.points {
+			if above, below := beyond(&c.y, p); above || below {
+				return "; an interval that runs past the axis is cut at its edge, marked ▲ (or ▼)"
+			}
+		}
+	}
+	return ""
+}
+
+// cutEnds marks the intervals of a series that run past the axis with a
+// small triangle at the edge they cross, so that a cut band is not read
+// as a narrow one.
+func cutEnds(w *svgWriter, f frame, x, y *axis, s series) {
+	for _, p := range s.points {
+		above, below := beyond(y, p)
+		if !isFinite(p.x) || !above && !below {
+			continue
+		}
+		px := f.px(x, p.x)
+		if above {
+			w.printf(`<path class="cut" d="M`, num(px-4), ` `, num(f.top+6), `L`, num(px), ` `, num(f.top), `L`, num(px+4), ` `, num(f.top+6), `Z" fill="`, s.color, `"><title>`, esc(p.tip+": the interval runs past the top of the axis"), `</title></path>`)
+		}
+		if below {
+			b := f.top + f.height
+			w.printf(`<path class="cut" d="M`, num(px-4), ` `, num(b-6), `L`, num(px), ` `, num(b), `L`, num(px+4), ` `, num(b-6), `Z" fill="`, s.color, `"><title>`, esc(p.tip+": the interval runs past the bottom of the axis"), `</title></path>`)
+		}
+	}
+}
+
 // writeAxes draws the grid, the tick labels and the axis titles. Tick labels
 // that would overlap the previous one are left out.
 func writeAxes(w *svgWriter, f frame, x, y *axis, xLabel, yLabel string, xTicks bool) {
@@ -244,19 +294,20 @@ func (c *lineChart) render() string {
 	svgOpen(&w, c.title, f.top+f.height+marginBottom)
 	writeLegend(&w, items, lx, ly)
 	writeAxes(&w, f, &c.x, &c.y, c.xLabel, c.yLabel, true)
-	ringed := 0
+	// The rings take room first: a label goes where it covers neither
+	// another label nor another line's ring.
+	var placed []labelBox
+	for _, m := range c.marks {
+		if m.color != "" && isFinite(m.y) && (c.y.kind != logAxis || m.y > 0) {
+			placed = append(placed, labelBox{f.px(&c.x, m.x), f.py(&c.y, m.y) + 4, 16})
+		}
+	}
 	for _, m := range c.marks {
 		px := f.px(&c.x, m.x)
 		if m.color != "" {
 			if isFinite(m.y) && (c.y.kind != logAxis || m.y > 0) {
 				py := f.py(&c.y, m.y)
-				// Alternate labels above and below their rings, so that
-				// two knees at the same point do not print over each other.
-				ly := py - 11
-				if ringed%2 == 1 {
-					ly = py + 21
-				}
-				ringed++
+				ly := placeLabel(&placed, px, py, textWidth("knee"))
 				w.printf(`<g class="mark"><circle cx="`, num(px), `" cy="`, num(py), `" r="7" fill="none" stroke="`, m.color, `" stroke-width="2.5"><title>`, esc(m.label), `</title></circle>`,
 					`<text x="`, num(px), `" y="`, num(ly), `" text-anchor="middle" fill="`, m.color, `" class="label">knee</text></g>`)
 			}
@@ -280,6 +331,47 @@ func (c *lineChart) render() string {
 	return w.String()
 }
 
+// labelBox is the room a label takes: its centre x, its baseline y and
+// its width.
+type labelBox struct{ x, y, w float64 }
+
+// labelHeight is the height a 12-unit label takes, with a little air.
+const labelHeight = 14
+
+// placeLabel returns the baseline of a label of width w for a ring at
+// (px, py): just above the ring, else just below, else further above and
+// below in turn, the first place where it overlaps no label placed before
+// it; it records the place. Several lines that saturate at the same point
+// then get their "knee" labels stacked rather than printed over each
+// other.
+func placeLabel(placed *[]labelBox, px, py, w float64) float64 {
+	overlaps := func(y float64) bool {
+		for _, b := range *placed {
+			if math.Abs(b.x-px) < (b.w+w)/2+2 && math.Abs(b.y-y) < labelHeight {
+				return true
+			}
+		}
+		return false
+	}
+	y := py - 11
+	for i := 0; i < 2*maxStackedLabels; i++ {
+		step := float64(i / 2)
+		cand := py - 11 - step*labelHeight
+		if i%2 == 1 {
+			cand = py + 21 + step*labelHeight
+		}
+		if !overlaps(cand) {
+			y = cand
+			break
+		}
+	}
+	*placed = append(*placed, labelBox{px, y, w})
+	return y
+}
+
+// maxStackedLabels bounds how far labels stack on each side of a ring.
+const maxStackedLabels = 8
+
 // writeSeries draws one series: its error bars, its line, and its markers
 // when it is short enough for them. Non-finite values break the line.
 func writeSeries(w *svgWriter, f frame, x, y *axis, s series) {
@@ -289,7 +381,7 @@ func writeSeries(w *svgWriter, f frame, x, y *axis, s series) {
 		if !p.hasErr || !isFinite(p.x) || !isFinite(p.lo) || !isFinite(p.hi) {
 			continue
 		}
-		px, plo, phi := f.px(x, p.x), f.py(y, p.lo), f.py(y, p.hi)
+		px, plo, phi := f.px(x, p.x), f.pyIn(y, p.lo), f.pyIn(y, p.hi)
 		errs.WriteString("M" + num(px) + " " + num(plo) + "V" + num(phi) +
 			"M" + num(px-4) + " " + num(plo) + "h8M" + num(px-4) + " " + num(phi) + "h8")
 	}
@@ -298,6 +390,7 @@ func writeSeries(w *svgWriter, f frame, x, y *axis, s series) {
 	} else if errs.Len() > 0 {
 		w.printf(`<path class="err" d="`, errs.String(), `" stroke="`, s.color, `" fill="none"/>`)
 	}
+	cutEnds(w, f, x, y, s)
 	var d strings.Builder
 	pen := false
 	drawn := 0
@@ -365,10 +458,10 @@ func bandPath(f frame, x, y *axis, s series) string {
 		if i == 0 {
 			cmd = "M"
 		}
-		d.WriteString(cmd + num(f.px(x, p.x)) + " " + num(f.py(y, p.hi)))
+		d.WriteString(cmd + num(f.px(x, p.x)) + " " + num(f.pyIn(y, p.hi)))
 	}
 	for i := len(pts) - 1; i >= 0; i-- {
-		d.WriteString("L" + num(f.px(x, pts[i].x)) + " " + num(f.py(y, pts[i].lo)))
+		d.WriteString("L" + num(f.px(x, pts[i].x)) + " " + num(f.pyIn(y, pts[i].lo)))
 	}
 	return d.String() + "Z"
 }

@@ -12,11 +12,11 @@ import (
 // figure with their confidence intervals and verdicts, throughputs in one
 // chart and latencies in another (or, when there are too many to read
 // side by side, one chart per operation), then the table.
-func buildComparison(c *Comparison, bars bool) *compView {
+func buildComparison(c *Comparison, bars bool, rate rateUnit) *compView {
 	a, b := orDefault(c.A, "A"), orDefault(c.B, "B")
 	cv := &compView{A: a, B: b, Notes: c.Notes}
 	if !bars {
-		cv.Rows = compareRows(c)
+		cv.Rows = compareRows(c, rate)
 		return cv
 	}
 	var rates []CompareRow
@@ -44,32 +44,33 @@ func buildComparison(c *Comparison, bars bool) *compView {
 			overall = append(overall, r)
 		}
 	}
-	cv.Figures = append(cv.Figures, compareFigures("comparison-throughput", "Throughput: "+b+vs+a, a, b, overall, true)...)
-	cv.Figures = append(cv.Figures, compareFigures("comparison-op-throughput", "Throughput per operation: "+b+vs+a, a, b, perOp, true)...)
+	cv.Figures = append(cv.Figures, compareFigures("comparison-throughput", "Throughput: "+b+vs+a, a, b, overall, &rate)...)
+	cv.Figures = append(cv.Figures, compareFigures("comparison-op-throughput", "Throughput per operation: "+b+vs+a, a, b, perOp, &rate)...)
 	var all []CompareRow
 	for _, op := range opOrder {
 		all = append(all, latency[op]...)
 	}
 	if len(all) <= maxBarGroups {
 		// Few enough to read side by side: one chart, every operation.
-		cv.Figures = append(cv.Figures, compareFigures("comparison-latency", "Latency: "+b+vs+a, a, b, all, false)...)
+		cv.Figures = append(cv.Figures, compareFigures("comparison-latency", "Latency: "+b+vs+a, a, b, all, nil)...)
 	} else {
 		for _, op := range opOrder {
 			name := orDefault(op, "Overall")
-			cv.Figures = append(cv.Figures, compareFigures("comparison-"+slug(name), name+" latency: "+b+vs+a, a, b, latency[op], false)...)
+			cv.Figures = append(cv.Figures, compareFigures("comparison-"+slug(name), name+" latency: "+b+vs+a, a, b, latency[op], nil)...)
 		}
 	}
-	cv.Rows = compareRows(c)
+	cv.Rows = compareRows(c, rate)
 	return cv
 }
 
 // compareRows are the comparison's table.
-func compareRows(c *Comparison) []compRow {
+func compareRows(c *Comparison, rate rateUnit) []compRow {
 	var rows []compRow
 	for _, r := range c.Rows {
-		f := formatLatency
+		// A row's figures and their intervals in one unit.
+		f := latencyUnitFor(r.A, r.B).format
 		if isRate(r) {
-			f = formatRate
+			f = rate.format
 		}
 		word, _ := verdictWord(r)
 		class := "neutral"
@@ -117,8 +118,9 @@ func signedPct(r float64) string {
 const maxBarGroups = 8
 
 // compareFigures draws rows as bar charts of at most maxBarGroups groups
-// each; nothing for no rows.
-func compareFigures(id, title, a, b string, rows []CompareRow, rate bool) []figureView {
+// each, throughputs in rate's unit (nil for latencies); nothing for no
+// rows.
+func compareFigures(id, title, a, b string, rows []CompareRow, rate *rateUnit) []figureView {
 	n := (len(rows) + maxBarGroups - 1) / maxBarGroups
 	var figs []figureView
 	for i := 0; i < n; i++ {
@@ -151,10 +153,15 @@ func slug(s string) string {
 }
 
 // compareFigure draws the bars of one group of comparison rows.
-func compareFigure(id, title, a, b string, rows []CompareRow, rate bool) figureView {
-	format, unit := formatLatencyTick, "latency"
-	if rate {
-		format, unit = formatCompact, "operations per second"
+func compareFigure(id, title, a, b string, rows []CompareRow, rate *rateUnit) figureView {
+	var vs []float64
+	for _, r := range rows {
+		vs = append(vs, r.A, r.B)
+	}
+	lu := latencyUnitFor(vs...)
+	format, unit := lu.tick, "latency"
+	if rate != nil {
+		format, unit = formatCompact, rate.long
 	}
 	bc := barChart{title: title, yLabel: unit, seriesNames: []string{a, b}, colors: []string{colorA, colorB}, format: format}
 	ops := map[string]bool{}
@@ -165,13 +172,13 @@ func compareFigure(id, title, a, b string, rows []CompareRow, rate bool) figureV
 		// A chart of one operation names it in its title; its bars need
 		// only the figure.
 		label := figureName(r)
-		if !rate && len(ops) == 1 {
+		if rate == nil && len(ops) == 1 {
 			label = r.Figure
 		}
 		note, color := verdictWord(r)
-		tipF := formatLatency
-		if rate {
-			tipF = formatRate
+		tipF := lu.format
+		if rate != nil {
+			tipF = rate.format
 		}
 		bc.groups = append(bc.groups, barGroup{label: label, note: note, noteColor: color, bars: []bar{
 			{value: r.A, lo: r.ALo, hi: r.AHi, hasErr: r.AHi > r.ALo, tip: a + " " + figureName(r) + ": " + tipF(r.A) + ciText(r.ALo, r.AHi, tipF)},

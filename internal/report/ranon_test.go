@@ -114,11 +114,11 @@ func TestRegimeFindingOnlyWhenSizesChange(t *testing.T) {
 	}{
 		{"1 MiB to 1.04 MiB, nothing else", sizeOnly(1), sizeOnly(1.04), ""},
 		{"1 MiB to 1.9 MiB", sizeOnly(1), sizeOnly(1.9),
-			"From 1 to 4 threads, the data at the end of the runs went from 1 MiB to 1.9 MiB, and throughput from 1,000 to 1,500 ops/s (means over the trials)."},
+			"From 1 to 4 threads, the data at the end of the runs went from 1 MiB to 1.9 MiB, and throughput went from 1,000 to 1,500 ops/s (means over the trials)."},
 		{"the same size, the cache changed",
 			regimeRun(1, 0.2, [3]float64{0.99, 0.99, 0.99}, [3]float64{0, 0, 0}, [3]float64{5, 5, 5}),
 			regimeRun(1.04, 0.2, [3]float64{0.5, 0.5, 0.5}, [3]float64{1, 1, 1}, [3]float64{5, 5, 5}),
-			"From 1 to 4 threads, the cache hit ratio went from 99% to 50%, the data read into the cache from 0 to 3 MB, the busiest disk from 5 to 5 IOPS, and throughput from 1,000 to 1,500 ops/s (means over the trials)."},
+			"From 1 to 4 threads, the cache hit ratio went from 99% to 50%, the data read into the cache went from 0 to 3 MB, the busiest disk stayed at 5 IOPS, and throughput went from 1,000 to 1,500 ops/s (means over the trials)."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -327,23 +327,33 @@ func regimeFinding(w sweepWords, pts []SweepPoint) string {
 	// Sizes that hardly changed are no finding: "the data went from
 	// 1 MiB to 1 MiB" said nothing.
 	if analysis.DataSizeChanged(a.dataBytes, b.dataBytes) {
-		parts = append(parts, "the data at the end of the runs from "+formatBytes(a.dataBytes)+" to "+formatBytes(b.dataBytes))
+		parts = append(parts, fromTo("the data at the end of the runs", formatBytes(a.dataBytes), formatBytes(b.dataBytes), ""))
 	}
 	if isFinite(a.hitRatio) && isFinite(b.hitRatio) {
-		parts = append(parts, "the cache hit ratio from "+formatShare(a.hitRatio)+" to "+formatShare(b.hitRatio))
+		parts = append(parts, fromTo("the cache hit ratio", formatShare(a.hitRatio), formatShare(b.hitRatio), ""))
 	}
 	if isFinite(a.readIntoMB) && isFinite(b.readIntoMB) {
-		parts = append(parts, "the data read into the cache from "+formatNum(a.readIntoMB)+" to "+formatNum(b.readIntoMB)+" MB")
+		parts = append(parts, fromTo("the data read into the cache", formatNum(a.readIntoMB), formatNum(b.readIntoMB), " MB"))
 	}
 	if isFinite(a.iops) && isFinite(b.iops) {
-		parts = append(parts, "the busiest disk from "+formatNum(a.iops)+" to "+formatNum(b.iops)+" IOPS")
+		parts = append(parts, fromTo("the busiest disk", formatNum(a.iops), formatNum(b.iops), " IOPS"))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	parts[0] = strings.Replace(parts[0], " from ", " went from ", 1)
-	parts = append(parts, "and throughput from "+formatNum(first.Throughput)+" to "+formatRate(last.Throughput))
+	rate := rateUnitOf(append(slices.Clone(first.Runs), last.Runs...))
+	parts = append(parts, "and "+fromTo("throughput", formatNum(first.Throughput), formatNum(last.Throughput), " "+rate.short))
 	return capitalize(w.span(first.X, last.X)) + ", " + strings.Join(parts, ", ") + " (means over the trials)."
+}
+
+// fromTo says how a figure changed as it reads: "the data went from 620
+// KiB to 9.57 MiB", or "the data stayed at 1 MiB" when the two read the
+// same (it said "went from 1 MiB to 1 MiB").
+func fromTo(what, a, b, unit string) string {
+	if a == b {
+		return what + " stayed at " + a + unit
+	}
+	return what + " went from " + a + " to " + b + unit
 }
 
 // sizesFinding names the configurations' disk use as loaded, smallest

@@ -253,7 +253,7 @@ func build(in *Input) (*page, error) {
 			Start:      r.Start.UTC().Format("2006-01-02 15:04:05"),
 			Duration:   formatSeconds(float64(r.RuntimeMs) / 1000),
 			Operations: formatInt(r.Operations),
-			Throughput: formatRate(r.ThroughputOpsSec),
+			Throughput: rateUnitOf([]*results.Results{r}).format(r.ThroughputOpsSec),
 			Partial:    r.Partial,
 		})
 		// A label that names one run is in its name already (runNames).
@@ -261,6 +261,9 @@ func build(in *Input) (*page, error) {
 		if r.Partial {
 			p.Banners = append(p.Banners, fmt.Sprintf("%s was interrupted before its end: its figures cover only the first %s and are marked partial.",
 				capitalize(names[i]), formatSeconds(float64(r.RuntimeMs)/1000)))
+		}
+		if b := notFoundBanner(r, names[i]); b != "" {
+			p.Banners = append(p.Banners, b)
 		}
 		if b := verdictBanner(diags[i], names[i]); b != "" {
 			p.Banners = append(p.Banners, b)
@@ -308,7 +311,7 @@ func build(in *Input) (*page, error) {
 	for i, c := range in.comparisons() {
 		// With the overlays drawn, bars per point would repeat them: the
 		// comparison is then its table.
-		cv := buildComparison(c, p.Study == nil)
+		cv := buildComparison(c, p.Study == nil, rateUnitOf(in.Runs))
 		cv.ID = "comparison"
 		if i > 0 {
 			cv.ID = fmt.Sprintf("comparison-%d", i+1)

@@ -327,7 +327,7 @@ func TestComparisonLayout(t *testing.T) {
 			}
 		}
 	}
-	cv := buildComparison(c, true)
+	cv := buildComparison(c, true, opsUnit)
 	// 3 throughputs in one chart; 12 latencies are too many for one, so
 	// one chart per point and operation.
 	if got, want := len(cv.Figures), 1+6; got != want {
@@ -354,7 +354,7 @@ func TestComparisonLayout(t *testing.T) {
 	for i := range 10 {
 		many.Rows = append(many.Rows, CompareRow{Op: "op" + formatX(float64(i)), Figure: "throughput", A: 1, B: 2, RelDiff: 1})
 	}
-	figs := buildComparison(many, true).Figures
+	figs := buildComparison(many, true, opsUnit).Figures
 	if len(figs) != 2 || figs[0].Title != "Throughput: B against A (1 of 2)" || figs[1].ID != "comparison-throughput-2" {
 		t.Errorf("10 throughputs: %d charts, first %q", len(figs), figs[0].Title)
 	}

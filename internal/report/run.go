@@ -544,8 +544,13 @@ func metricsSection(id, title, who string, samples []metricSample) metricsView {
 		hi := slices.Max(vs)
 		lo := math.Min(0, slices.Min(vs))
 		y := newLinearAxis(lo, hi, true, unitTick(g.unit))
-		if (g.unit == "bytes" || g.unit == "bytes/s") && lo >= 0 {
+		switch {
+		case (g.unit == "bytes" || g.unit == "bytes/s") && lo >= 0:
 			y = newBytesAxis(hi, unitTick(g.unit))
+		case g.unit == "µs":
+			y = inOneUnit(y)
+		case g.unit == "ms":
+			y = inOneUnitOf(y, 1000)
 		}
 		c := lineChart{
 			x:      timeAxis(g.lastTime()),

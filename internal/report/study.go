@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 )
 
@@ -57,7 +58,14 @@ func buildStudy(st *Study) *studyView {
 			xs = append(xs, p.X)
 		}
 	}
-	xAxis := sweepAxis(xs)
+	xAxis := sweepAxis(st.Varied, xs)
+	var runs []*results.Results
+	for _, s := range series {
+		for _, p := range s.Points {
+			runs = append(runs, p.Runs...)
+		}
+	}
+	rate := rateUnitOf(runs)
 	type figure struct {
 		id, what, yLabel string
 		get              func(SweepPoint) (v, lo, hi float64)
@@ -67,10 +75,10 @@ func buildStudy(st *Study) *studyView {
 		latency          bool
 	}
 	figures := []figure{
-		{"study-throughput", "Throughput", "operations per second",
+		{"study-throughput", "Throughput", rate.long,
 			func(p SweepPoint) (float64, float64, float64) { return p.Throughput, p.ThroughputLo, p.ThroughputHi },
 			func(p SweepPoint) []float64 { return p.ThroughputTrials },
-			func(k KneeMark) float64 { return k.Throughput }, formatRate, false},
+			func(k KneeMark) float64 { return k.Throughput }, rate.format, false},
 		{"study-average", "Average latency", "average latency",
 			func(p SweepPoint) (float64, float64, float64) { return p.AvgUs, p.AvgLo, p.AvgHi },
 			func(p SweepPoint) []float64 { return p.AvgTrials },
@@ -86,8 +94,7 @@ func buildStudy(st *Study) *studyView {
 	family = max(family, 1)
 	for _, fg := range figures {
 		c := lineChart{title: fg.what + " against " + words.axisLabel(), x: xAxis, xLabel: words.axisLabel(), yLabel: fg.yLabel}
-		lo, hi := math.Inf(1), 0.0
-		any := false
+		var vs, los, his []float64
 		for i, s := range series {
 			ls := series_(s.Name, i)
 			for _, p := range s.Points {
@@ -95,30 +102,25 @@ func buildStudy(st *Study) *studyView {
 				if !(v > 0) {
 					continue
 				}
-				any = true
 				ls.points = append(ls.points, point{x: p.X, y: v, lo: vlo, hi: vhi, hasErr: vhi > vlo,
 					tip: s.Name + ", " + words.at(p.X) + ": " + fg.format(v) + ciText(vlo, vhi, fg.format) + trialsText(p.Trials)})
-				for _, u := range []float64{v, vlo, vhi} {
-					if u > 0 {
-						lo = math.Min(lo, u)
-					}
-					hi = math.Max(hi, u)
-				}
+				vs, los, his = append(vs, v), append(los, vlo), append(his, vhi)
 			}
 			c.series = append(c.series, ls)
 			if s.Knee != nil && fg.knee != nil {
 				c.marks = append(c.marks, mark{x: s.Knee.X, y: fg.knee(*s.Knee), label: s.Name + ": knee at " + words.at(s.Knee.X), color: ls.color})
 			}
 		}
-		if !any {
+		if len(vs) == 0 {
 			continue
 		}
+		lo, hi := spanOf(vs, los, his)
 		if fg.latency {
 			c.y = latencyAxis(lo, hi)
 		} else {
 			c.y = newLinearAxis(0, hi, true, formatCompact)
 		}
-		note := "One line per " + by + "; the shaded band is the 95% confidence interval over the trials"
+		note := "One line per " + by + "; the shaded band is the 95% confidence interval over the trials" + c.clippedNote()
 		if fg.knee != nil && slices.ContainsFunc(series, func(s StudySeries) bool { return s.Knee != nil }) {
 			note += "; a ring marks each line's knee"
 		}
@@ -129,9 +131,16 @@ func buildStudy(st *Study) *studyView {
 			SVG:      template.HTML(c.render()),
 		})
 	}
+	// One unit for the whole latency table.
+	var avgs []float64
+	for _, s := range series {
+		for _, p := range s.Points {
+			avgs = append(avgs, p.AvgUs)
+		}
+	}
 	sv.Pivots = append(sv.Pivots,
-		pivotTable("Throughput (ops/s)", words, by, series, func(p SweepPoint) (float64, float64, float64) { return p.Throughput, p.ThroughputLo, p.ThroughputHi }, formatNum),
-		pivotTable("Average latency", words, by, series, func(p SweepPoint) (float64, float64, float64) { return p.AvgUs, p.AvgLo, p.AvgHi }, formatLatency),
+		pivotTable("Throughput ("+rate.short+")", words, by, series, func(p SweepPoint) (float64, float64, float64) { return p.Throughput, p.ThroughputLo, p.ThroughputHi }, formatNum),
+		pivotTable("Average latency", words, by, series, func(p SweepPoint) (float64, float64, float64) { return p.AvgUs, p.AvgLo, p.AvgHi }, latencyUnitFor(avgs...).format),
 	)
 	sv.Regime = regimeTable(words, by, series)
 	return sv

@@ -263,7 +263,9 @@ func TestTasksPerConfiguration(t *testing.T) {
 	out := section(page, "tasks")
 	for _, want := range []string{
 		untested,
-		`<tr><td class="text">load: INSERT</td><td>mmapv1</td><td>2</td><td>1.4 s<small>runs 1.4 s – 1.5 s</small></td><td>713 ops/s</td><td>1.35 ms</td></tr>`,
+		// The latency column in one unit: µs, since the reads' 24 µs
+		// would read 0.024 ms.
+		`<tr><td class="text">load: INSERT</td><td>mmapv1</td><td>2</td><td>1.4 s<small>runs 1.4 s – 1.5 s</small></td><td>713 ops/s</td><td>1,350 µs</td></tr>`,
 		`<tr><td class="text">run: DELETE</td><td>wiredtiger</td><td>1</td><td>65 s</td>`,
 	} {
 		if !strings.Contains(out, want) {
@@ -325,9 +327,17 @@ func TestRegimeFinding(t *testing.T) {
 		{X: 1e5, Throughput: 3000, P99us: 1000, Trials: 1, Runs: []*results.Results{small}},
 	}}}
 	out := section(render(t, in), "conclusion")
-	want := "From recordcount 100,000 to 4,000,000, the data at the end of the runs went from 1 MiB to 64 MiB, the cache hit ratio from 99% to 60%, " +
-		"the data read into the cache from 0 to 30 MB, the busiest disk from 5 to 300 IOPS, and throughput from 3,000 to 900 ops/s (means over the trials)."
+	want := "From recordcount 100,000 to 4,000,000, the data at the end of the runs went from 1 MiB to 64 MiB, the cache hit ratio went from 99% to 60%, " +
+		"the data read into the cache went from 0 to 30 MB, the busiest disk went from 5 to 300 IOPS, and throughput went from 3,000 to 900 ops/s (means over the trials)."
 	if !strings.Contains(out, want) {
+		t.Errorf("conclusion lacks %q:\n%s", want, out)
+	}
+	// A figure that reads the same at both ends stayed: it said "the data
+	// went from 1 MiB to 1 MiB". A data size that hardly changed is left
+	// out: it is no finding.
+	in.Sweep.Points[0].Runs = []*results.Results{regimeRun(1.001, 1, [3]float64{0.99, 0.99, 0.99}, [3]float64{0, 0, 0}, [3]float64{5, 5, 5})}
+	out = section(render(t, in), "conclusion")
+	if want := "From recordcount 100,000 to 4,000,000, the cache hit ratio stayed at 99%, the data read into the cache stayed at 0 MB, the busiest disk stayed at 5 IOPS, and throughput went from 3,000 to 900 ops/s"; !strings.Contains(out, want) {
 		t.Errorf("conclusion lacks %q:\n%s", want, out)
 	}
 }
@@ -340,7 +350,7 @@ func TestOperationThroughputsApartFromTheTotal(t *testing.T) {
 		{Op: "INSERT", Figure: "throughput", A: 500, B: 550, RelDiff: 0.1, HigherIsBetter: true, P: 0.2},
 		{Op: "INSERT", Figure: "p99", A: 900, B: 800, RelDiff: -0.11, P: 0.2},
 	}}
-	cv := buildComparison(c, true)
+	cv := buildComparison(c, true, opsUnit)
 	var titles []string
 	for _, f := range cv.Figures {
 		titles = append(titles, f.Title)

@@ -5,14 +5,18 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // sweepAxis returns the axis of a sweep's varied values: logarithmic when
 // they span a factor of 8 or more (thread counts 1 … 256), linear
-// otherwise.
-func sweepAxis(xs []float64) axis {
+// otherwise, and always for a sweep of target rates: achieved against
+// target is read against the diagonal it should follow, which a
+// logarithmic x under a linear y would bend.
+func sweepAxis(varied string, xs []float64) axis {
 	vs := uniqueSorted(xs)
-	if len(vs) > 0 && vs[0] > 0 && vs[len(vs)-1]/vs[0] >= 8 {
+	if varied != "target" && len(vs) > 0 && vs[0] > 0 && vs[len(vs)-1]/vs[0] >= 8 {
 		return newLogAxisAt(vs, formatX)
 	}
 	return newLinearAxisAt(vs, formatX)
@@ -32,7 +36,7 @@ func buildSweep(sw *Sweep) *sweepView {
 	for i, p := range pts {
 		xs[i] = p.X
 	}
-	xAxis := sweepAxis(xs)
+	xAxis := sweepAxis(sw.Varied, xs)
 	var marks func(y float64) []mark
 	marks = func(float64) []mark { return nil }
 	if sw.Knee != nil {
@@ -40,38 +44,40 @@ func buildSweep(sw *Sweep) *sweepView {
 		marks = func(y float64) []mark { return []mark{{x: k.X, y: y, label: "knee: " + words.at(k.X)}} }
 	}
 
+	var runs []*results.Results
+	for _, p := range pts {
+		runs = append(runs, p.Runs...)
+	}
+	rate := rateUnitOf(runs)
 	tp := series{name: "throughput", color: colorB}
-	hi := 0.0
+	var vs, los, his []float64
 	for _, p := range pts {
 		pt := point{x: p.X, y: p.Throughput, lo: p.ThroughputLo, hi: p.ThroughputHi, hasErr: p.ThroughputHi > p.ThroughputLo,
-			tip: words.at(p.X) + ": " + formatRate(p.Throughput) + ciText(p.ThroughputLo, p.ThroughputHi, formatNum) + trialsText(p.Trials)}
+			tip: words.at(p.X) + ": " + rate.format(p.Throughput) + ciText(p.ThroughputLo, p.ThroughputHi, formatNum) + trialsText(p.Trials)}
 		tp.points = append(tp.points, pt)
-		hi = math.Max(hi, math.Max(p.Throughput, p.ThroughputHi))
+		vs, los, his = append(vs, p.Throughput), append(los, p.ThroughputLo), append(his, p.ThroughputHi)
 	}
+	_, hi := spanOf(vs, los, his)
 	tc := lineChart{title: "Throughput against " + words.axisLabel(), x: xAxis, y: newLinearAxis(0, hi, true, formatCompact),
-		xLabel: words.axisLabel(), yLabel: "operations per second", series: []series{tp}}
+		xLabel: words.axisLabel(), yLabel: rate.long, series: []series{tp}}
 	if sw.Knee != nil {
 		tc.marks = marks(sw.Knee.Throughput)
 	}
 	sv.Figures = append(sv.Figures, figureView{
 		ID: "sweep-throughput", Title: "Throughput against " + words.axisLabel(),
 		Sentence: sweepThroughputCaption(words, pts),
-		Note:     "Mean throughput at each point; error bars are 95% confidence intervals over the trials" + kneeNote(sw.Knee) + ".",
+		Note:     "Mean throughput at each point; error bars are 95% confidence intervals over the trials" + tc.clippedNote() + kneeNote(sw.Knee) + ".",
 		SVG:      template.HTML(tc.render()),
 	})
 
 	lat := series{name: "p99", color: percentileColors["99"]}
-	lo, lhi := math.Inf(1), 0.0
+	vs, los, his = nil, nil, nil
 	for _, p := range pts {
 		lat.points = append(lat.points, point{x: p.X, y: p.P99us, lo: p.P99Lo, hi: p.P99Hi, hasErr: p.P99Hi > p.P99Lo,
 			tip: words.at(p.X) + ": p99 " + formatLatency(p.P99us) + ciText(p.P99Lo, p.P99Hi, formatLatency) + trialsText(p.Trials)})
-		for _, v := range []float64{p.P99us, p.P99Lo, p.P99Hi} {
-			if v > 0 {
-				lo = math.Min(lo, v)
-			}
-			lhi = math.Max(lhi, v)
-		}
+		vs, los, his = append(vs, p.P99us), append(los, p.P99Lo), append(his, p.P99Hi)
 	}
+	lo, lhi := spanOf(vs, los, his)
 	lc := lineChart{title: "p99 latency against " + words.axisLabel(), x: xAxis, y: latencyAxis(lo, lhi),
 		xLabel: words.axisLabel(), yLabel: "p99 latency", series: []series{lat}}
 	if sw.Knee != nil {
@@ -80,7 +86,7 @@ func buildSweep(sw *Sweep) *sweepView {
 	sv.Figures = append(sv.Figures, figureView{
 		ID: "sweep-p99", Title: "p99 latency against " + words.axisLabel(),
 		Sentence: sweepLatencyCaption(words, pts, sw.Knee),
-		Note:     "Mean p99 latency at each point; error bars are 95% confidence intervals over the trials" + axisNote(lc.y) + kneeNote(sw.Knee) + ".",
+		Note:     "Mean p99 latency at each point; error bars are 95% confidence intervals over the trials" + lc.clippedNote() + axisNote(lc.y) + kneeNote(sw.Knee) + ".",
 		SVG:      template.HTML(lc.render()),
 	})
 
@@ -116,21 +122,32 @@ func buildSweep(sw *Sweep) *sweepView {
 		})
 	}
 
-	sv.Head = []string{words.axisLabel(), "trials", "throughput (ops/s)", "p99 (µs)"}
+	// The table's latencies in one unit: "36.9" under "p99 (ms)", not
+	// "36,863" under "p99 (µs)".
+	var lats []float64
+	for _, p := range pts {
+		lats = append(lats, p.P99us)
+		for _, f := range p.PerOp {
+			lats = append(lats, f.AvgUs, f.P99us)
+		}
+	}
+	lu := latencyUnitFor(lats...)
+	in := func(us float64) float64 { return us / lu.us }
+	sv.Head = []string{words.axisLabel(), "trials", "throughput (" + rate.short + ")", "p99 (" + lu.name + ")"}
 	for _, op := range ops {
-		sv.Head = append(sv.Head, op+" avg (µs)", op+" p99 (µs)")
+		sv.Head = append(sv.Head, op+" avg ("+lu.name+")", op+" p99 ("+lu.name+")")
 	}
 	for _, p := range pts {
 		cells := []cell{{V: orDefault(p.Label, formatX(p.X))}, {V: formatInt(int64(p.Trials))},
 			{formatNum(p.Throughput), ciRange(p.ThroughputLo, p.ThroughputHi)},
-			{formatNum(p.P99us), ciRange(p.P99Lo, p.P99Hi)}}
+			{formatNum(in(p.P99us)), ciRange(in(p.P99Lo), in(p.P99Hi))}}
 		for _, op := range ops {
 			f, ok := p.PerOp[op]
 			if !ok {
 				cells = append(cells, cell{V: "–"}, cell{V: "–"})
 				continue
 			}
-			cells = append(cells, cell{V: formatNum(f.AvgUs)}, cell{V: formatNum(f.P99us)})
+			cells = append(cells, cell{V: formatNum(in(f.AvgUs))}, cell{V: formatNum(in(f.P99us))})
 		}
 		sv.Rows = append(sv.Rows, sweepRow{Cells: cells, Knee: sw.Knee != nil && p.X == sw.Knee.X})
 	}

@@ -115,6 +115,14 @@ func buildTasks(cs []Configuration, alpha float64) *tasksView {
 			confIdx = append(confIdx, i)
 		}
 	}
+	// One unit for the table's latency column.
+	var avgs []float64
+	for i := range cs {
+		for _, t := range perConf[i] {
+			avgs = append(avgs, t.avg...)
+		}
+	}
+	lu := latencyUnitFor(avgs...)
 	bc := barChart{title: "Time taken per task", yLabel: "seconds", seriesNames: confNames, colors: colors, format: formatSecondsTick}
 	tv := &tasksView{Table: tableView{Title: "Single runs per configuration", Head: []string{"task", "configuration", "runs", "time taken", "throughput", "average latency"}}}
 	for _, name := range names {
@@ -130,7 +138,7 @@ func buildTasks(cs []Configuration, alpha float64) *tasksView {
 			tp, _, _ := meanRange(t.throughput)
 			avg := "–"
 			if a, _, _ := meanRange(t.avg); isFinite(a) {
-				avg = formatLatency(a)
+				avg = lu.format(a)
 			}
 			tv.Table.Rows = append(tv.Table.Rows, []cell{{V: name}, {V: cs[i].Name}, {V: formatInt(int64(len(t.runtime)))},
 				{V: formatSeconds(rt), Sub: spanText(lo, hi, formatSeconds)}, {V: formatRate(tp)}, {V: avg}})
