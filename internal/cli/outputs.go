@@ -110,6 +110,17 @@ func checkDistinct(inputs, outputs []namedPath) error {
 	return nil
 }
 
+// storeInputs is the results store as a file no output may replace: the
+// one the command uses, and the one a file stands at even when it uses
+// none (--no-store), since writing over it loses every run it holds.
+func storeInputs(f storeFlags) []namedPath {
+	p := storePath(f.path)
+	if _, err := os.Stat(p); err == nil || !f.disabled {
+		return []namedPath{{"results store", p}}
+	}
+	return nil
+}
+
 // checkBenchOutputs checks every path a load or run will write, before the
 // store is opened or the server started: results file and its journal,
 // summary file, histogram logs, store and the embedded server's data
@@ -145,6 +156,9 @@ func checkBenchOutputs(cfg *benchConfig, storePath string) error {
 		}
 	}
 	var ins []namedPath
+	if storePath == "" {
+		ins = storeInputs(cfg.args.store)
+	}
 	for _, f := range cfg.args.files {
 		if _, err := os.Stat(f); err == nil {
 			ins = append(ins, namedPath{"-P", f})

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -39,7 +40,10 @@ RESULTS are what compare accepts: results files, directories (a sweep's
 flags:`
 
 type reportOptions struct {
-	refs    []string
+	refs []string
+	// outNamed is whether -o was given: the default page is written only
+	// where no file stands, since nobody named the file it would replace.
+	outNamed bool
 	allowed []string
 	out     string
 	title   string
@@ -53,7 +57,10 @@ type reportOptions struct {
 // reportFlags are report's flags, bound to o and the texts given.
 func reportFlags(o *reportOptions, alpha, kneeT, kneeL, allowed *string) []flagDef {
 	defs := []flagDef{
-		textFlag("o", "FILE", "the page to write (default report.html)", false, &o.out),
+		funcFlag("o", "FILE", "the page to write (default report.html, which is never replaced\nunless named)", false, func(v string) error {
+			o.out, o.outNamed = v, true
+			return nil
+		}),
 		textFlag("title", "TEXT", "the page's title (default: from the runs)", true, &o.title),
 		textFlag("notes", "FILE", "your conclusion, in Markdown, shown first on the page", true, &o.notes),
 		textFlag("alpha", "P", "significance level of a comparison's verdicts (default 0.05)", true, alpha),
@@ -71,7 +78,7 @@ func reportHelp() string {
 }
 
 func parseReportArgs(args []string) (*reportOptions, error) {
-	o := &reportOptions{out: "report.html"}
+	o := &reportOptions{out: defaultReportFile}
 	alpha := strconv.FormatFloat(stats.DefaultAlpha, 'g', -1, 64)
 	var kneeT, kneeL, allowed string
 	defs := reportFlags(o, &alpha, &kneeT, &kneeL, &allowed)
@@ -125,13 +132,22 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err := checkOutput("-o", o.out); err != nil {
 		return badInputf("report: %w", err)
 	}
+	if !o.outNamed {
+		if _, err := os.Lstat(o.out); err == nil {
+			return badInputf("report: %s exists and no -o names it: give -o %s to replace it, or -o FILE for another page", o.out, o.out)
+		}
+	}
 	src := &runSource{storePath: o.store.path}
 	defer src.close()
 	groups, err := src.loadGroups(ctx, o.refs)
 	if err != nil {
 		return err
 	}
-	if err := checkDistinct(src.inputs(groups), []namedPath{{"-o", o.out}}); err != nil {
+	ins := append(src.inputs(groups), storeInputs(o.store)...)
+	if o.notes != "" {
+		ins = append(ins, namedPath{"--notes", o.notes})
+	}
+	if err := checkDistinct(ins, []namedPath{{"-o", o.out}}); err != nil {
 		return badInputf("report: %w", err)
 	}
 	notes, err := readNotes(o.notes)
@@ -409,6 +425,9 @@ func readNotes(path string) (string, error) {
 	}
 	return string(b), nil
 }
+
+// defaultReportFile is the page report writes when no -o names one.
+const defaultReportFile = "report.html"
 
 // maxNotesBytes bounds --notes: a conclusion, not a book.
 const maxNotesBytes = 256 << 10
