@@ -44,14 +44,14 @@ type reportOptions struct {
 	// outNamed is whether -o was given: the default page is written only
 	// where no file stands, since nobody named the file it would replace.
 	outNamed bool
-	allowed []string
-	out     string
-	title   string
-	notes   string
-	alpha   float64
-	knee    stats.KneeOptions
-	store   storeFlags
-	help    bool
+	allowed  []string
+	out      string
+	title    string
+	notes    string
+	alpha    float64
+	knee     stats.KneeOptions
+	store    storeFlags
+	help     bool
 }
 
 // reportFlags are report's flags, bound to o and the texts given.
