@@ -126,6 +126,11 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, diskHelp())
 		return nil
 	}
+	if !a.store.disabled {
+		if err := checkStorePath(storePath(a.store.path)); err != nil {
+			return err
+		}
+	}
 	if a.opts.Fio = lookFio(env); a.opts.Fio == "" {
 		return badInput{fmt.Errorf("disk: %w", disk.ErrNoFio)}
 	}

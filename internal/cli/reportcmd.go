@@ -143,6 +143,11 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	if len(groups) > 1 {
+		if err := checkSeparateRuns(src.shown(o.refs, false), groups); err != nil {
+			return badInputf("report: %w", err)
+		}
+	}
 	ins := append(src.inputs(groups), storeInputs(o.store)...)
 	if o.notes != "" {
 		ins = append(ins, namedPath{"--notes", o.notes})
@@ -160,6 +165,11 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	}
 	in.Notes = notes
 	in.DiskBaselines = src.diskBaselines(ctx, env)
+	for i, r := range src.shown(o.refs, true) {
+		if reading := src.readings[o.refs[i]]; reading != "" {
+			fmt.Fprintf(env.Stderr, "mongobench: report: read %s\n", r)
+		}
+	}
 	for _, n := range in.notes {
 		fmt.Fprintf(env.Stderr, "mongobench: report: %s\n", n)
 	}
@@ -167,9 +177,10 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	what := plural(len(in.Runs), "run")
+	shown := src.shown(o.refs, false)
 	switch {
 	case in.Comparison != nil:
-		what += ", " + o.refs[1] + " compared against " + o.refs[0]
+		what += ", " + shown[1] + " compared against " + shown[0]
 	case in.Sweep != nil:
 		what += ", " + plural(len(in.Sweep.Points), "sweep point")
 	}
