@@ -97,7 +97,7 @@ func TestK8sManifest(t *testing.T) {
 			parts: 8,
 			podArgs: []string{"run", "mongodb", "-P", "workloada", "-P", "/etc/mongobench/workloads/workload_mine", "-threads", "64", "-target", "80000",
 				"-p", "seed=7", "-s", "--parts", "8", "--out", "/results/ycsb-a-part-$(JOB_COMPLETION_INDEX).json", "--no-store", "--metrics-addr", ":9100"},
-			secret:   "mongobench-url",
+			secret: "mongobench-url",
 			// The file's properties as read, one a line in name order.
 			files: map[string]string{"workload_mine": "# workload_mine as mongobench read it: one property a line, secrets masked, comments left out\n" +
 				"operationcount=10000000\nreadproportion=0.95\nrecordcount=1000000\nupdateproportion=0.05\nworkload=site.ycsb.workloads.CoreWorkload\n"},
