@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
 	"github.com/mongobench/mongobench/internal/store"
@@ -178,5 +179,33 @@ func TestReportDefaultPage(t *testing.T) {
 		if b, _ := os.ReadFile(page); string(b) == "mine" {
 			t.Errorf("report %v did not replace the page it names", o)
 		}
+	}
+}
+
+// TestDataDirLogLink: the embedded server's log has a fixed name in
+// --data-dir; a symbolic link there is refused before anything starts,
+// exit 2, and its target is not written.
+func TestDataDirLogLink(t *testing.T) {
+	t.Parallel()
+	dir, outside := t.TempDir(), t.TempDir()
+	precious := filepath.Join(outside, "precious")
+	if err := os.WriteFile(precious, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(precious, filepath.Join(dir, embedded.LogFileName)); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"run", "mongodb", "-P", "workloadc", "-p", "recordcount=10", "--no-store", "--data-dir", dir},
+		{"server", "--addr", "127.0.0.1:0", "--data-dir", dir},
+		{"sweep", "run", "mongodb", "-P", "workloadc", "-p", "recordcount=10", "--no-store", "--vary", "threadcount=1,2", "--data-dir", dir, "--out-dir", filepath.Join(outside, "sweep")},
+	} {
+		r := mongobench(t, args...)
+		if r.code != ExitBadInput || !strings.Contains(r.stderr, "ferretdb.log is a symbolic link") {
+			t.Errorf("%s: exit %d, stderr %q: want exit 2 naming the link", args[0], r.code, r.stderr)
+		}
+	}
+	if b, _ := os.ReadFile(precious); string(b) != "keep" {
+		t.Errorf("the link's target was written: %q", b)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/results"
 )
@@ -69,6 +70,14 @@ func checkDataDir(dir string) error {
 	}
 	if err := outfile.CheckDir(dir); err != nil {
 		return badInputf("--data-dir %s: %v: expected a directory mongobench may create files in (it is created if missing)", dir, err)
+	}
+	// The server appends its log to a file of a fixed name there: a link
+	// at that name would be written through.
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		log := filepath.Join(dir, embedded.LogFileName)
+		if err := outfile.Check(log); err != nil {
+			return badInputf("--data-dir %s: %s %v: expected a directory whose %s is a regular file or absent", dir, log, err, embedded.LogFileName)
+		}
 	}
 	return nil
 }
