@@ -148,6 +148,8 @@ func TestSeparateRuns(t *testing.T) {
 		{"a third group", []string{"compare", "1", "2", "3,1"}, []string{"groups A (1) and C (3,1) both hold run 1"}},
 		{"report, one id twice", []string{"report", "1", "1", "-o", in("r.html")}, []string{"report: groups A (1) and B (1) both hold run 1"}},
 		{"report, a part and its whole", []string{"report", in("whole.json"), in("p0.json"), "-o", in("r.html")}, []string{"a part of " + in("whole.json")}},
+		{"a part and its whole in one group", []string{"compare", in("p1.json") + "," + in("whole.json"), "2"}, []string{"holds " + in("whole.json") + " and " + in("p1.json") + ", a part of it", "would count twice"}},
+		{"report, a part and its whole in one group", []string{"report", in("whole.json") + "," + in("p0.json"), "-o", in("r.html")}, []string{"a part of it"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := mongobench(t, append(tc.args, "--store", db)...)
@@ -170,6 +172,11 @@ func TestSeparateRuns(t *testing.T) {
 	// Runs that are not the same are still compared.
 	if r := mongobench(t, "compare", "1", "2", "--store", db); r.code != 0 {
 		t.Errorf("compare 1 2: exit %d: %s", r.code, r.stderr)
+	}
+	// A run read twice in one group (its file and its copy in the store)
+	// counts once.
+	if r := mongobench(t, "compare", in("a.json")+",1", "2", "--store", db); r.code != 0 || !strings.Contains(r.stdout, "1 run of A against 1 run of B") {
+		t.Errorf("compare a.json,1 2: exit %d: %s\n%s", r.code, r.stderr, r.stdout)
 	}
 }
 

@@ -293,13 +293,19 @@ func (s *runSource) loadGroup(ctx context.Context, ref string) ([]analysis.Run, 
 		s.readings = map[string]string{}
 	}
 	s.readings[ref] = reading
+	// The same run read twice (a file and its copy in the store) counts
+	// once too.
 	seen := map[string]bool{}
 	out := runs[:0]
 	for _, r := range runs {
-		if k := r.Key(); !seen[k] {
-			seen[k] = true
+		self, _ := identities(r)
+		if k := r.Key(); !seen[k] && !seen[self] {
+			seen[k], seen[self] = true, true
 			out = append(out, r)
 		}
+	}
+	if err := checkWholeApart(ref, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

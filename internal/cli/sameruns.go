@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/printable"
 )
 
 // runIdentity names one measured run however it was read: from its
@@ -118,4 +119,32 @@ func alsoAs(a, b string) string {
 		return ""
 	}
 	return " (also read as " + b + ")"
+}
+
+// checkWholeApart refuses a group that holds a part of a run beside the
+// merged whole: the part's operations would count twice in the group's
+// figures.
+func checkWholeApart(ref string, runs []analysis.Run) error {
+	selves := map[string]analysis.Run{}
+	for _, r := range runs {
+		self, _ := identities(r)
+		selves[self] = r
+	}
+	for _, r := range runs {
+		_, parts := identities(r)
+		for _, p := range parts {
+			if part, ok := selves[p]; ok {
+				return badInputf("%s holds %s and %s, a part of it: its operations would count twice; name the whole or its parts", printable.String(ref), printable.String(sourceName(r)), printable.String(sourceName(part)))
+			}
+		}
+	}
+	return nil
+}
+
+// sourceName names a run by where it was read.
+func sourceName(r analysis.Run) string {
+	if r.ID > 0 {
+		return fmt.Sprintf("run %d", r.ID)
+	}
+	return r.Source
 }
