@@ -190,7 +190,7 @@ func loadPath(path, ref string) ([]analysis.Run, error) {
 	return []analysis.Run{r}, nil
 }
 
-// openStore opens the store for a look-up, once.
+// open opens the store for look-ups, once.
 func (s *runSource) open(ref string) error {
 	if s.st != nil {
 		return nil
