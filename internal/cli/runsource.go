@@ -293,16 +293,22 @@ func (s *runSource) loadGroup(ctx context.Context, ref string) ([]analysis.Run, 
 		s.readings = map[string]string{}
 	}
 	s.readings[ref] = reading
-	// The same run read twice (a file and its copy in the store) counts
-	// once too.
+	// The same run read twice, as a file and as its copy in the store,
+	// counts once too.
 	seen := map[string]bool{}
+	copies := map[string]bool{} // content, and whether read from the store
 	out := runs[:0]
 	for _, r := range runs {
-		self, _ := identities(r)
-		if k := r.Key(); !seen[k] && !seen[self] {
-			seen[k], seen[self] = true, true
-			out = append(out, r)
+		k := r.Key()
+		if seen[k] {
+			continue
 		}
+		content := identify(r).content
+		if fromStore, ok := copies[content]; ok && fromStore != (r.ID > 0) {
+			continue
+		}
+		seen[k], copies[content] = true, r.ID > 0
+		out = append(out, r)
 	}
 	if err := checkWholeApart(ref, out); err != nil {
 		return nil, err

@@ -1,45 +1,58 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/printable"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
-// runIdentity names one measured run however it was read: from its
-// results file, from the store's copy, or as a part named in a merged
-// whole. Its start and end to the nanosecond make it; the phase, the
-// operations, the label and the part keep two runs that started together
-// apart.
-func runIdentity(phase string, start, end time.Time, ops int64, label string, part string) string {
-	return fmt.Sprintf("%s|%d|%d|%d|%q|%s", phase, start.UnixNano(), end.UnixNano(), ops, label, part)
+// runPlace names a part of a partitioned run as the part's own results
+// and its merged whole both record it: its run id, index, start and end
+// to the nanosecond, operations and label.
+func runPlace(phase string, start, end time.Time, ops int64, label, runID string, index, count int) string {
+	return fmt.Sprintf("%s|%d|%d|%d|%q|part %d of %d of %q", phase, start.UnixNano(), end.UnixNano(), ops, label, index, count, runID)
 }
 
-// partName is a part's place in its run, for runIdentity.
-func partName(runID string, index, count int) string {
-	return fmt.Sprintf("part %d of %d of %q", index, count, runID)
+// runIDs are what tell whether two readings measured the same work.
+type runIDs struct {
+	// content is the results as read, encoded again: a results file and
+	// the store's copy of it read alike, two runs never do.
+	content string
+	// place is a part's place in its run, "" for a run not split.
+	place string
+	// parts are the places of a merged whole's parts.
+	parts []string
 }
 
-// identities are the runs r measured: itself, and for a merged whole each
-// of its parts.
-func identities(r analysis.Run) (self string, parts []string) {
+func identify(r analysis.Run) runIDs {
+	var ids runIDs
+	h := sha256.New()
+	if err := results.WriteJSON(h, r.Res); err != nil {
+		// Unencodable results are none of another's: the run stands
+		// for itself.
+		ids.content = "unencodable " + r.Key()
+	} else {
+		ids.content = hex.EncodeToString(h.Sum(nil))
+	}
 	res := r.Res
-	part := ""
 	if res.Extra != nil && res.Extra.Part != nil {
 		p := res.Extra.Part
-		part = partName(p.RunID, p.Index, p.Count)
+		ids.place = runPlace(res.Phase, res.Start, res.End, res.Operations, res.Label, p.RunID, p.Index, p.Count)
 	}
-	self = runIdentity(res.Phase, res.Start, res.End, res.Operations, res.Label, part)
 	if res.Extra != nil && res.Extra.Merged != nil {
 		m := res.Extra.Merged
 		for _, mp := range res.Extra.MergedFrom {
-			parts = append(parts, runIdentity(res.Phase, mp.Start, mp.End, mp.Operations, mp.Label, partName(m.RunID, mp.Part, m.Parts)))
+			ids.parts = append(ids.parts, runPlace(res.Phase, mp.Start, mp.End, mp.Operations, mp.Label, m.RunID, mp.Part, m.Parts))
 		}
 	}
-	return self, parts
+	return ids
 }
 
 // checkSeparateRuns refuses groups that share a run: the same run named
@@ -51,15 +64,9 @@ func checkSeparateRuns(shown []string, groups [][]analysis.Run) error {
 	type seen struct {
 		group int
 		run   analysis.Run
-		whole bool // seen as a part of this merged whole
+		whole bool // the key is a part's place in this merged whole
 	}
 	at := map[string]seen{}
-	name := func(r analysis.Run) string {
-		if r.ID > 0 {
-			return fmt.Sprintf("run %d", r.ID)
-		}
-		return r.Source
-	}
 	group := func(i int) string { return fmt.Sprintf("%s (%s)", groupLetter(i), shown[i]) }
 	// The first pair of groups found sharing runs is named with every run
 	// they share.
@@ -70,37 +77,45 @@ func checkSeparateRuns(shown []string, groups [][]analysis.Run) error {
 		// claim on it matters.
 		mine := map[string]bool{}
 		for _, r := range g {
-			self, parts := identities(r)
-			for _, id := range append([]string{self}, parts...) {
-				if mine[id] {
+			ids := identify(r)
+			keys := []string{ids.content}
+			if ids.place != "" {
+				keys = append(keys, ids.place)
+			}
+			keys = append(keys, ids.parts...)
+			for ki, k := range keys {
+				if mine[k] {
 					continue
 				}
-				mine[id] = true
-				prev, ok := at[id]
+				mine[k] = true
+				isWhole := ki >= len(keys)-len(ids.parts)
+				prev, ok := at[k]
 				if !ok {
-					at[id] = seen{group: gi, run: r, whole: id != self}
+					at[k] = seen{group: gi, run: r, whole: isWhole}
 					continue
 				}
 				if prev.group == gi {
 					continue
 				}
-				isPart := id != self
 				switch {
-				case !prev.whole && !isPart:
+				case prev.whole == isWhole:
+					// The same run, or the same whole merged twice.
 					if pairA < 0 {
 						pairA, pairB = prev.group, gi
 					}
 					if pairA == prev.group && pairB == gi {
-						same = append(same, name(prev.run)+alsoAs(name(prev.run), name(r)))
+						if n := sourceName(prev.run) + alsoAs(sourceName(prev.run), sourceName(r)); !slices.Contains(same, n) {
+							same = append(same, n)
+						}
 					}
 				case pairA >= 0:
 					// The pair found first is named.
 				case prev.whole:
 					return badInputf("group %s holds %s, a part of %s, which group %s holds whole: a part compared with its whole is the same work; name each run in one group only",
-						group(gi), name(r), name(prev.run), group(prev.group))
+						group(gi), sourceName(r), sourceName(prev.run), group(prev.group))
 				default:
 					return badInputf("group %s holds %s, a part of %s, which group %s holds whole: a part compared with its whole is the same work; name each run in one group only",
-						group(prev.group), name(prev.run), name(r), group(gi))
+						group(prev.group), sourceName(prev.run), sourceName(r), group(gi))
 				}
 			}
 		}
@@ -125,15 +140,17 @@ func alsoAs(a, b string) string {
 // merged whole: the part's operations would count twice in the group's
 // figures.
 func checkWholeApart(ref string, runs []analysis.Run) error {
-	selves := map[string]analysis.Run{}
-	for _, r := range runs {
-		self, _ := identities(r)
-		selves[self] = r
+	places := map[string]analysis.Run{}
+	ids := make([]runIDs, len(runs))
+	for i, r := range runs {
+		ids[i] = identify(r)
+		if ids[i].place != "" {
+			places[ids[i].place] = r
+		}
 	}
-	for _, r := range runs {
-		_, parts := identities(r)
-		for _, p := range parts {
-			if part, ok := selves[p]; ok {
+	for i, r := range runs {
+		for _, p := range ids[i].parts {
+			if part, ok := places[p]; ok {
 				return badInputf("%s holds %s and %s, a part of it: its operations would count twice; name the whole or its parts", printable.String(ref), printable.String(sourceName(r)), printable.String(sourceName(part)))
 			}
 		}
