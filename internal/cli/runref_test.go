@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
 	"github.com/mongobench/mongobench/internal/store"
@@ -124,6 +125,15 @@ func TestSeparateRuns(t *testing.T) {
 	if err := writeResults(in("a.json"), a); err != nil {
 		t.Fatal(err)
 	}
+	if err := writeResults(in("a-copy.json"), a); err != nil {
+		t.Fatal(err)
+	}
+	// The same figures on another system: another run.
+	other := *a
+	other.Extra = &results.Extra{Topology: &metrics.TopologyInfo{Kind: metrics.KindStandalone, Version: "7.0.42"}}
+	if err := writeResults(in("a-elsewhere.json"), &other); err != nil {
+		t.Fatal(err)
+	}
 	p0, p1 := partResults(t, 0, 2), partResults(t, 1, 2)
 	whole, err := results.Merge(p0, p1)
 	if err != nil {
@@ -142,6 +152,7 @@ func TestSeparateRuns(t *testing.T) {
 		{"one id twice", []string{"compare", "1", "1"}, []string{"groups A (1) and B (1) both hold run 1", "a run compared with itself"}},
 		{"a label in both groups", []string{"compare", "A,B", "B"}, []string{"groups A (A,B) and B (B) both hold run 2, run 3"}},
 		{"a file and its copy in the store", []string{"compare", in("a.json"), "1"}, []string{"both hold " + in("a.json") + " (also read as run 1)"}},
+		{"a file and its copy", []string{"compare", in("a.json"), in("a-copy.json")}, []string{"both hold " + in("a.json") + " (also read as " + in("a-copy.json") + ")"}},
 		{"a part and its whole", []string{"compare", in("p0.json"), in("whole.json")}, []string{"group A (" + in("p0.json") + ") holds " + in("p0.json") + ", a part of " + in("whole.json")}},
 		{"the whole and a part", []string{"compare", in("whole.json"), in("p1.json")}, []string{"group B (" + in("p1.json") + ") holds " + in("p1.json") + ", a part of " + in("whole.json")}},
 		{"the parts and their whole", []string{"compare", in("p0.json") + "," + in("p1.json"), in("whole.json")}, []string{"a part compared with its whole"}},
@@ -172,6 +183,9 @@ func TestSeparateRuns(t *testing.T) {
 	// Runs that are not the same are still compared.
 	if r := mongobench(t, "compare", "1", "2", "--store", db); r.code != 0 {
 		t.Errorf("compare 1 2: exit %d: %s", r.code, r.stderr)
+	}
+	if r := mongobench(t, "compare", in("a.json"), in("a-elsewhere.json"), "--store", db); r.code != 0 {
+		t.Errorf("compare of runs alike but for their system: exit %d: %s", r.code, r.stderr)
 	}
 	// A run read twice in one group (its file and its copy in the store)
 	// counts once.
