@@ -195,7 +195,10 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 		if err := checkOutput("--json", a.jsonPath); err != nil {
 			return err
 		}
-		var ins []namedPath
+		// Calibrate keeps no runs, but the store stands where it stands.
+		st := storeFlags{disabled: true}
+		st.fromEnv(env)
+		ins := storeInputs(st)
 		for _, f := range a.files {
 			ins = append(ins, namedPath{"-P", f})
 		}

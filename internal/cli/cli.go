@@ -18,6 +18,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/store"
 )
 
 // Exit codes.
@@ -278,7 +279,8 @@ func report(err error, env Env) int {
 	}
 	fmt.Fprintf(env.Stderr, "mongobench: %s\n", oneLine(err.Error()))
 	var bi badInput
-	if errors.As(err, &bi) {
+	// A damaged store row is a damaged input, whichever command read it.
+	if errors.As(err, &bi) || errors.Is(err, store.ErrDamagedRun) {
 		return ExitBadInput
 	}
 	return ExitFailed

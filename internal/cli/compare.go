@@ -12,6 +12,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 )
@@ -24,10 +25,15 @@ Compares configurations, each a group of runs: B, C, ... against A (or the
   FILE.intervals.jsonl the journal of a run that was killed before its end
   DIR                  every results file in DIR (a sweep's --out-dir)
   'PATTERN*.json'      the results files the pattern matches
-  ID                   a run in the results store (mongobench history lists them)
-  LABEL                every run with that label (-l)
+  ID, run:ID           a run in the results store (mongobench history lists them)
+  LABEL, label:LABEL   every run with that label (-l)
   sweep:ID             every run of a sweep
+  dir:DIR, file:FILE   a directory or file, whatever the store holds
   X,Y,...              the runs of several of the above together
+A bare word (ws, 12) is a path here or a run id or label in the store,
+whichever exists, and the output says which; one that is both is refused:
+say dir:ws or label:ws. A run may be in one group only (compare 1 1, a part
+beside its merged whole are refused).
 Runs are compared only with runs that did the same work: the same phase and
 the same properties, except what their sweeps vary, the server they ran
 against and how they were observed. A group holding several kinds of runs
@@ -171,11 +177,14 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSeparateRuns(src.shown(o.refs, false), groups); err != nil {
+		return badInputf("compare: %w", err)
+	}
 	st, err := newStudy(o.refs, groups, o.baseline, o.alpha, o.allowed, stats.KneeOptions{})
 	if err != nil {
 		return badInputf("compare: %w", err)
 	}
-	writeStudy(env.Stdout, o.format, o.refs, st)
+	writeStudy(env.Stdout, o.format, src.shown(o.refs, o.format == textFormat), st)
 	return nil
 }
 
@@ -326,10 +335,10 @@ func describeGroup(runs []analysis.Run) string {
 	}
 	parts[0] += " (" + strings.Join(from, ", ") + ")"
 	if len(labels) > 0 {
-		parts = append(parts, "label "+strings.Join(sortedSet(labels), ", "))
+		parts = append(parts, "label "+printable.String(strings.Join(sortedSet(labels), ", ")))
 	}
 	if len(sweeps) > 0 {
-		parts = append(parts, "sweep "+strings.Join(sortedSet(sweeps), ", "))
+		parts = append(parts, "sweep "+printable.String(strings.Join(sortedSet(sweeps), ", ")))
 	}
 	if partial > 0 {
 		parts = append(parts, fmt.Sprintf("%d partial (interrupted)", partial))

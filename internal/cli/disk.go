@@ -97,6 +97,10 @@ func parseDiskArgs(args []string) (*diskArgs, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, badInputf("disk: --dir %s is not a directory: expected an existing directory on the disk to measure", a.opts.Dir)
 	}
+	// fio reads ':' in a directory as a separator of several.
+	if strings.Contains(abs, ":") {
+		return nil, badInputf("disk: --dir %s holds ':', which fio takes for a list of directories: expected a directory whose path has no ':'", a.opts.Dir)
+	}
 	a.opts.Dir = abs
 	return a, nil
 }
@@ -126,6 +130,11 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, diskHelp())
 		return nil
 	}
+	if !a.store.disabled {
+		if err := checkStorePath(storePath(a.store.path)); err != nil {
+			return err
+		}
+	}
 	if a.opts.Fio = lookFio(env); a.opts.Fio == "" {
 		return badInput{fmt.Errorf("disk: %w", disk.ErrNoFio)}
 	}
@@ -143,7 +152,7 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 		a.opts.Dir, tests, a.opts.Runtime)
 	b, err := disk.Measure(ctx, a.opts)
 	switch {
-	case errors.Is(err, disk.ErrNoBlockDevice):
+	case errors.Is(err, disk.ErrNoBlockDevice), errors.Is(err, disk.ErrDirNotWritable):
 		return badInput{fmt.Errorf("disk: --dir %w", err)}
 	case err != nil:
 		return fmt.Errorf("disk: %w", err)

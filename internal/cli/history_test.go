@@ -66,7 +66,7 @@ func TestLabelledSweeps(t *testing.T) {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		for _, want := range []string{
-			"A: baseline: 4 runs (store runs ", "B: tuned: 6 runs (store runs ", "2 warm-up run(s) of B left out",
+			"A: baseline (the label baseline in " + db + "): 4 runs (store runs ", "B: tuned (the label tuned in " + db + "): 6 runs (store runs ", "2 warm-up run(s) of B left out",
 			"threadcount=1: 2 runs of A against 2 runs of B", "threadcount=2: 2 runs of A against 2 runs of B",
 			"figures were tested together",
 		} {
@@ -218,7 +218,7 @@ func TestLabelledSweeps(t *testing.T) {
 	t.Run("report sweep figures", func(t *testing.T) {
 		src := &runSource{storePath: db}
 		defer src.close()
-		runs, err := src.load(ctx, "tuned")
+		runs, _, err := src.load(ctx, "tuned")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/kubejob"
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -130,8 +131,23 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 	if err != nil {
 		return badInputf("k8s: %v", err)
 	}
-	if _, _, err := workload.Resolve(props, command == "run"); err != nil {
+	spec, _, err := workload.Resolve(props, command == "run")
+	if err != nil {
 		return badInputf("k8s: %v", err)
+	}
+	// The pods' file system is read-only but for the claim, where each
+	// part's results file goes; a file of their own would fail at the
+	// end of the run, after the measuring.
+	for _, f := range []struct {
+		set        bool
+		name, path string
+	}{
+		{spec.ExportFile != "", "exportfile", spec.ExportFile},
+		{spec.HdrFileOutput, "hdrhistogram.fileoutput", "true"},
+	} {
+		if f.set {
+			return badInputf("k8s: %s=%s: the pods cannot write local files (their file system is read-only); each part writes its results file to the claim %s, and mongobench merge prints the summary: leave %s out", f.name, printable.String(f.path), s.ResultsClaim, f.name)
+		}
 	}
 	url, hasURL := props.Get("mongodb.url")
 	switch {
@@ -203,12 +219,49 @@ func workloadInConfigMap(s *kubejob.Spec, name string) (string, error) {
 	if _, err := io.Copy(&b, f); err != nil {
 		return "", badInputf("k8s: cannot read workload file %s: %v", name, err)
 	}
+	content, err := configMapWorkload(name, b.String())
+	if err != nil {
+		return "", err
+	}
 	key := filepath.Base(name)
-	if prev, ok := s.Workloads[key]; ok && prev != b.String() {
+	if prev, ok := s.Workloads[key]; ok && prev != content {
 		return "", badInputf("k8s: two -P files are named %s: the pods find them by name in one directory; rename one", key)
 	}
-	s.Workloads[key] = b.String()
+	s.Workloads[key] = content
 	return kubejob.WorkloadDir + "/" + key, nil
+}
+
+// configMapWorkload is the -P file name as the ConfigMap holds it: not
+// its lines, which may carry a password through the forms the parser
+// decodes (a value continued over lines, \uXXXX escapes, ':' or white
+// space for '='), but the properties the parser read, one per line, each
+// secret masked. Comments are left out: nothing reads them.
+func configMapWorkload(name, text string) (string, error) {
+	props, err := workload.Parse(strings.NewReader(text), name)
+	if err != nil {
+		return "", badInputf("k8s: %v", err)
+	}
+	masked := workload.NewProperties()
+	for _, k := range props.Keys() {
+		v, _ := props.Get(k)
+		masked.Set(k, maskProperty(k, v), name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s as mongobench read it: one property a line, secrets masked, comments left out\n", filepath.Base(name))
+	if err := workload.Format(&b, masked); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// maskProperty is v with its secrets masked: a URL's password and secret
+// options, wherever in the value they are, and the whole value of a
+// property whose name says it is a password.
+func maskProperty(key, v string) string {
+	if v != "" && strings.Contains(strings.ToLower(key), "password") {
+		return redact.Mask
+	}
+	return redact.Text(redact.URL(v))
 }
 
 // k8sInstructions are the manifest's opening comments: what it needs, and

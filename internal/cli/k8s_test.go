@@ -78,10 +78,6 @@ func decodeManifest(t *testing.T, text string) manifest {
 // in a ConfigMap; golden.
 func TestK8sManifest(t *testing.T) {
 	t.Parallel()
-	workloadFile, err := os.ReadFile("testdata/k8s/workload_mine")
-	if err != nil {
-		t.Fatal(err)
-	}
 	tests := []struct {
 		name     string
 		args     []string
@@ -101,8 +97,10 @@ func TestK8sManifest(t *testing.T) {
 			parts: 8,
 			podArgs: []string{"run", "mongodb", "-P", "workloada", "-P", "/etc/mongobench/workloads/workload_mine", "-threads", "64", "-target", "80000",
 				"-p", "seed=7", "-s", "--parts", "8", "--out", "/results/ycsb-a-part-$(JOB_COMPLETION_INDEX).json", "--no-store", "--metrics-addr", ":9100"},
-			secret:   "mongobench-url",
-			files:    map[string]string{"workload_mine": string(workloadFile)},
+			secret: "mongobench-url",
+			// The file's properties as read, one a line in name order.
+			files: map[string]string{"workload_mine": "# workload_mine as mongobench read it: one property a line, secrets masked, comments left out\n" +
+				"operationcount=10000000\nreadproportion=0.95\nrecordcount=1000000\nupdateproportion=0.05\nworkload=site.ycsb.workloads.CoreWorkload\n"},
 			metrics:  true,
 			kubectl:  "kubectl -n bench",
 			nsPrefix: "bench/",
@@ -171,7 +169,7 @@ func TestK8sManifest(t *testing.T) {
 				}
 				for name, content := range tt.files {
 					if m.configMaps[0].Data[name] != content {
-						t.Errorf("ConfigMap file %s = %q, want the file's content %q", name, m.configMaps[0].Data[name], content)
+						t.Errorf("ConfigMap file %s = %q, want the file's properties %q", name, m.configMaps[0].Data[name], content)
 					}
 				}
 			}
@@ -233,6 +231,10 @@ func TestK8sBadInput(t *testing.T) {
 		{"bad name", with([]string{"--name", "YCSB_A"}, run...), `k8s: name "YCSB_A" is invalid: expected at most 47 lower-case letters, digits and '-', starting and ending with a letter or digit`},
 		{"bad memory", with([]string{"--memory", "lots"}, run...), `k8s: memory "lots" is invalid: expected a positive Kubernetes quantity, such as 2 or 500m for cpu, 2Gi for memory`},
 		{"missing -P file", with(nil, "run", "mongodb", "-P", "nosuchfile", "-p", "mongodb.url=mongodb://db/x"), "k8s: cannot read workload file nosuchfile: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf, workload_s6)"},
+		{"exportfile", with(nil, append(run, "-p", "exportfile=/data/summary.txt")...),
+			"k8s: exportfile=/data/summary.txt: the pods cannot write local files (their file system is read-only); each part writes its results file to the claim res, and mongobench merge prints the summary: leave exportfile out"},
+		{"histogram logs", with(nil, append(run, "-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path=/data/hdr-")...),
+			"k8s: hdrhistogram.fileoutput=true: the pods cannot write local files (their file system is read-only); each part writes its results file to the claim res, and mongobench merge prints the summary: leave hdrhistogram.fileoutput out"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/inputfile"
+	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
@@ -70,12 +71,19 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	o.store.fromEnv(env)
 	if o.out != "" {
 		if err := checkOutputFile("-o", o.out); err != nil {
 			return badInput{err}
 		}
+		ins := storeInputs(o.store)
+		for _, f := range files {
+			ins = append(ins, namedPath{"part", f})
+		}
+		if err := checkDistinct(ins, []namedPath{{"-o", o.out}}); err != nil {
+			return badInputf("merge: %w", err)
+		}
 	}
-	o.store.fromEnv(env)
 	var runStore *store.Store
 	if !o.store.disabled {
 		if runStore, err = openStore(o.store.path); err != nil {
@@ -142,7 +150,15 @@ func mergeInputs(args []string, out string) ([]string, error) {
 		n := 0
 		for _, e := range entries {
 			p := filepath.Join(a, e.Name())
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || (out != "" && filepath.Clean(p) == filepath.Clean(out)) {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+				continue
+			}
+			if out != "" && outfile.Same(p, out) {
+				// An earlier merge written beside its parts is left out;
+				// a part is not.
+				if res, err := readPart(p); err == nil && res.Extra != nil && res.Extra.Part != nil {
+					return nil, badInputf("merge: -o %s is the part file %s: writing it would destroy it; name another file", out, p)
+				}
 				continue
 			}
 			files = append(files, p)
@@ -152,12 +168,13 @@ func mergeInputs(args []string, out string) ([]string, error) {
 			return nil, badInputf("merge: directory %s holds no results files (*.json)", a)
 		}
 	}
-	seen := map[string]bool{}
-	for _, f := range files {
-		if c := filepath.Clean(f); seen[c] {
-			return nil, badInputf("merge: %s is given twice: give each part once", f)
-		} else {
-			seen[c] = true
+	// By identity, not by name: ./p0.json, an absolute path and a link
+	// all name the same part.
+	for i, f := range files {
+		for _, g := range files[:i] {
+			if outfile.Same(f, g) {
+				return nil, badInputf("merge: %s is given twice (also as %s): give each part once", f, g)
+			}
 		}
 	}
 	return files, nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/results"
 )
@@ -70,6 +71,14 @@ func checkDataDir(dir string) error {
 	if err := outfile.CheckDir(dir); err != nil {
 		return badInputf("--data-dir %s: %v: expected a directory mongobench may create files in (it is created if missing)", dir, err)
 	}
+	// The server appends its log to a file of a fixed name there: a link
+	// at that name would be written through.
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		log := filepath.Join(dir, embedded.LogFileName)
+		if err := outfile.Check(log); err != nil {
+			return badInputf("--data-dir %s: %s %v: expected a directory whose %s is a regular file or absent", dir, log, err, embedded.LogFileName)
+		}
+	}
 	return nil
 }
 
@@ -110,6 +119,17 @@ func checkDistinct(inputs, outputs []namedPath) error {
 	return nil
 }
 
+// storeInputs is the results store as a file no output may replace: the
+// one the command uses, and the one a file stands at even when it uses
+// none (--no-store), since writing over it loses every run it holds.
+func storeInputs(f storeFlags) []namedPath {
+	p := storePath(f.path)
+	if _, err := os.Stat(p); err == nil || !f.disabled {
+		return []namedPath{{"results store", p}}
+	}
+	return nil
+}
+
 // checkBenchOutputs checks every path a load or run will write, before the
 // store is opened or the server started: results file and its journal,
 // summary file, histogram logs, store and the embedded server's data
@@ -145,6 +165,9 @@ func checkBenchOutputs(cfg *benchConfig, storePath string) error {
 		}
 	}
 	var ins []namedPath
+	if storePath == "" {
+		ins = storeInputs(cfg.args.store)
+	}
 	for _, f := range cfg.args.files {
 		if _, err := os.Stat(f); err == nil {
 			ins = append(ins, namedPath{"-P", f})

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/printable"
@@ -48,7 +49,10 @@ func (a *partArgs) defs() []flagDef {
 		funcFlag("start-at", "TIME", "start measuring at TIME (RFC 3339, such as 2026-01-02T15:04:05Z), not at a\nbarrier with the other parts", true, func(v string) error {
 			t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(v))
 			if err != nil {
-				return fmt.Errorf("--start-at %q is invalid: expected a time in RFC 3339 form, such as 2026-01-02T15:04:05Z", redact.Arg(v))
+				return fmt.Errorf("--start-at %q is invalid: expected a time in RFC 3339 form, such as 2026-01-02T15:04:05Z", shortArg(v))
+			}
+			if ahead := time.Until(t); ahead > maxStartAhead {
+				return fmt.Errorf("--start-at %s is %s from now: expected an instant within %s, which the parts wait for doing nothing", t.UTC().Format(time.RFC3339), roundAhead(ahead), maxStartAheadText)
 			}
 			a.startAt = t
 			return nil
@@ -56,7 +60,7 @@ func (a *partArgs) defs() []flagDef {
 		funcFlag("barrier-timeout", "D", "how long a part waits for the others at the barrier, such as 5m\n(default 10m)", true, func(v string) (err error) {
 			a.barrierTimeout, err = time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || a.barrierTimeout <= 0 {
-				return fmt.Errorf("--barrier-timeout %q is invalid: expected a duration greater than 0, such as 30s or 10m", redact.Arg(v))
+				return fmt.Errorf("--barrier-timeout %q is invalid: expected a duration greater than 0, such as 30s or 10m", shortArg(v))
 			}
 			return nil
 		}),
@@ -108,11 +112,49 @@ func resolvePart(command string, a *partArgs, props *workload.Properties, spec *
 	if p.runID == "" {
 		p.runID = defaultRunID(command, props, part.Count)
 	}
-	if len(p.runID) > 128 || !printable.Clean(p.runID) {
-		return nil, badInputf("--run-id %q is invalid: expected printable text of at most 128 characters", printable.String(p.runID))
+	if n := utf8.RuneCountInString(p.runID); n > maxRunID {
+		// Named by its start and length: echoed whole, a run id of
+		// 100,000 characters would be the whole message.
+		return nil, badInputf("--run-id %q… (%d characters) is too long: expected printable text of at most %d characters", printable.String(string([]rune(p.runID)[:24])), n, maxRunID)
+	}
+	if len(p.runID) > 4*maxRunID || !printable.Clean(p.runID) {
+		return nil, badInputf("--run-id %q is invalid: expected printable text of at most %d characters", printable.String(p.runID), maxRunID)
 	}
 	return p, nil
 }
+
+// maxStartAhead bounds --start-at: the parts of a run are started
+// together by hand or by a scheduler minutes or hours ahead; an instant
+// years away is a typo, and would leave the processes waiting for it.
+const (
+	maxStartAhead     = 24 * time.Hour
+	maxStartAheadText = "24 hours"
+)
+
+// roundAhead says how far ahead an instant is, in days past two days.
+func roundAhead(d time.Duration) string {
+	if d >= 48*time.Hour {
+		return fmt.Sprintf("%d days", int64(d/(24*time.Hour)))
+	}
+	return d.Round(time.Minute).String()
+}
+
+// shortArg is a flag's value as a message quotes it: redacted, and cut
+// to its start when long, so that a value of 100,000 characters is not
+// the whole message.
+func shortArg(v string) string {
+	const keep = 40
+	v = redact.Arg(v)
+	if r := []rune(v); len(r) > keep {
+		return fmt.Sprintf("%s… (%d characters)", string(r[:keep]), len(r))
+	}
+	return v
+}
+
+// maxRunID bounds --run-id (and $MONGOBENCH_RUN_ID), which names the
+// parts' documents in the coordination collection and every message
+// about the run.
+const maxRunID = 128
 
 func shareOf(spec *workload.Spec) results.Share {
 	return results.Share{InsertStart: spec.InsertStart, InsertCount: spec.InsertCount, OperationCount: spec.OperationCount, Target: spec.Target}

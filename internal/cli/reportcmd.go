@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -39,21 +40,27 @@ RESULTS are what compare accepts: results files, directories (a sweep's
 flags:`
 
 type reportOptions struct {
-	refs    []string
-	allowed []string
-	out     string
-	title   string
-	notes   string
-	alpha   float64
-	knee    stats.KneeOptions
-	store   storeFlags
-	help    bool
+	refs []string
+	// outNamed is whether -o was given: the default page is written only
+	// where no file stands, since nobody named the file it would replace.
+	outNamed bool
+	allowed  []string
+	out      string
+	title    string
+	notes    string
+	alpha    float64
+	knee     stats.KneeOptions
+	store    storeFlags
+	help     bool
 }
 
 // reportFlags are report's flags, bound to o and the texts given.
 func reportFlags(o *reportOptions, alpha, kneeT, kneeL, allowed *string) []flagDef {
 	defs := []flagDef{
-		textFlag("o", "FILE", "the page to write (default report.html)", false, &o.out),
+		funcFlag("o", "FILE", "the page to write (default report.html, which is never replaced\nunless named)", false, func(v string) error {
+			o.out, o.outNamed = v, true
+			return nil
+		}),
 		textFlag("title", "TEXT", "the page's title (default: from the runs)", true, &o.title),
 		textFlag("notes", "FILE", "your conclusion, in Markdown, shown first on the page", true, &o.notes),
 		textFlag("alpha", "P", "significance level of a comparison's verdicts (default 0.05)", true, alpha),
@@ -71,7 +78,7 @@ func reportHelp() string {
 }
 
 func parseReportArgs(args []string) (*reportOptions, error) {
-	o := &reportOptions{out: "report.html"}
+	o := &reportOptions{out: defaultReportFile}
 	alpha := strconv.FormatFloat(stats.DefaultAlpha, 'g', -1, 64)
 	var kneeT, kneeL, allowed string
 	defs := reportFlags(o, &alpha, &kneeT, &kneeL, &allowed)
@@ -125,13 +132,27 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err := checkOutput("-o", o.out); err != nil {
 		return badInputf("report: %w", err)
 	}
+	if !o.outNamed {
+		if _, err := os.Lstat(o.out); err == nil {
+			return badInputf("report: %s exists and no -o names it: give -o %s to replace it, or -o FILE for another page", o.out, o.out)
+		}
+	}
 	src := &runSource{storePath: o.store.path}
 	defer src.close()
 	groups, err := src.loadGroups(ctx, o.refs)
 	if err != nil {
 		return err
 	}
-	if err := checkDistinct(src.inputs(groups), []namedPath{{"-o", o.out}}); err != nil {
+	if len(groups) > 1 {
+		if err := checkSeparateRuns(src.shown(o.refs, false), groups); err != nil {
+			return badInputf("report: %w", err)
+		}
+	}
+	ins := append(src.inputs(groups), storeInputs(o.store)...)
+	if o.notes != "" {
+		ins = append(ins, namedPath{"--notes", o.notes})
+	}
+	if err := checkDistinct(ins, []namedPath{{"-o", o.out}}); err != nil {
 		return badInputf("report: %w", err)
 	}
 	notes, err := readNotes(o.notes)
@@ -144,6 +165,11 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	}
 	in.Notes = notes
 	in.DiskBaselines = src.diskBaselines(ctx, env)
+	for i, r := range src.shown(o.refs, true) {
+		if reading := src.readings[o.refs[i]]; reading != "" {
+			fmt.Fprintf(env.Stderr, "mongobench: report: read %s\n", r)
+		}
+	}
 	for _, n := range in.notes {
 		fmt.Fprintf(env.Stderr, "mongobench: report: %s\n", n)
 	}
@@ -151,9 +177,10 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	what := plural(len(in.Runs), "run")
+	shown := src.shown(o.refs, false)
 	switch {
 	case in.Comparison != nil:
-		what += ", " + o.refs[1] + " compared against " + o.refs[0]
+		what += ", " + shown[1] + " compared against " + shown[0]
 	case in.Sweep != nil:
 		what += ", " + plural(len(in.Sweep.Points), "sweep point")
 	}
@@ -433,6 +460,9 @@ func readNotes(path string) (string, error) {
 	}
 	return string(b), nil
 }
+
+// defaultReportFile is the page report writes when no -o names one.
+const defaultReportFile = "report.html"
 
 // maxNotesBytes bounds --notes: a conclusion, not a book.
 const maxNotesBytes = 256 << 10

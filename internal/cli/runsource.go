@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/inputfile"
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -20,6 +22,8 @@ import (
 type runSource struct {
 	storePath string
 	st        *store.Store
+	// readings say how each argument was read, when it did not say.
+	readings map[string]string
 }
 
 func (s *runSource) close() {
@@ -28,77 +32,231 @@ func (s *runSource) close() {
 	}
 }
 
-// load resolves one command-line reference to its runs. A path that
-// exists is a file or directory; a pattern with * ? [ names files; a
-// reference with commas is several; anything else is looked up in the
-// store (run id, label, sweep:ID).
-func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, error) {
+// The prefixes that say how a reference is read, whatever stands in the
+// working directory: a path (dir:, file:), or a look-up in the store
+// (run:, label:, sweep:).
+const (
+	dirPrefix  = "dir:"
+	filePrefix = "file:"
+	runPrefix  = "run:"
+)
+
+// refForms is what a reference may be, for messages.
+const refForms = "a results file, a directory, run:ID (or a bare number), label:NAME, sweep:ID, dir:PATH or file:PATH"
+
+// load resolves one command-line reference to its runs, and says how it
+// read a bare word (a directory here or a label in the store, which
+// depend on where the command runs); "" when the reference says so
+// itself. The prefixes dir:, file:, run:, label: and sweep: say which
+// reading is meant; a path with a '/' or a .json or journal name is a
+// file or directory; a pattern with * ? [ names files; a reference with
+// commas is several. A bare word that is both a path here and a run id or
+// label in the store is refused: it would read differently elsewhere.
+func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, string, error) {
 	if strings.TrimSpace(ref) == "" {
-		return nil, badInputf("empty run reference: expected a results file, a directory, a run id, a label or sweep:ID")
+		return nil, "", badInputf("empty run reference: expected %s", refForms)
 	}
-	if fi, err := os.Stat(ref); err == nil {
-		if fi.IsDir() {
-			return loadDir(ref)
-		}
-		r, err := loadFile(ref)
-		if err != nil {
-			return nil, err
-		}
-		return []analysis.Run{r}, nil
+	if p, ok := cutPathPrefix(ref); ok {
+		runs, err := loadPath(p, ref)
+		return runs, "", err
 	}
-	if strings.ContainsAny(ref, "*?[") {
+	if strings.HasPrefix(ref, store.LabelPrefix) && strings.Contains(ref, ",") && s.open(ref) == nil {
+		// A label may hold commas: label:a,b is that label when one has
+		// it, else a list.
+		if _, err := s.st.Resolve(ctx, ref); err == nil {
+			runs, err := s.fromStore(ctx, ref)
+			return runs, "", err
+		}
+	}
+	if _, err := os.Stat(ref); err != nil && strings.Contains(ref, ",") {
+		var runs []analysis.Run
+		var readings []string
+		for _, part := range strings.Split(ref, ",") {
+			r, reading, err := s.load(ctx, part)
+			if err != nil {
+				return nil, "", err
+			}
+			runs = append(runs, r...)
+			if reading != "" {
+				readings = append(readings, reading)
+			}
+		}
+		return runs, strings.Join(readings, ", "), nil
+	}
+	if isStoreRef(ref) {
+		runs, err := s.fromStore(ctx, ref)
+		return runs, "", err
+	}
+	_, statErr := os.Stat(ref)
+	if statErr != nil && strings.ContainsAny(ref, "*?[") {
 		matches, err := filepath.Glob(ref)
 		if err != nil {
-			return nil, badInputf("%q: %w", ref, err)
+			return nil, "", badInputf("%q: %w: expected a pattern of file names, or label:NAME for a label holding * ? [", printable.String(ref), err)
 		}
 		if len(matches) == 0 {
-			return nil, badInputf("%q matches no file", ref)
+			return nil, "", badInputf("%q matches no file", printable.String(ref))
 		}
 		var runs []analysis.Run
 		for _, m := range matches {
-			r, err := s.load(ctx, m)
+			r, err := loadPath(m, m)
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
 			runs = append(runs, r...)
 		}
-		return runs, nil
-	}
-	if strings.Contains(ref, ",") {
-		var runs []analysis.Run
-		for _, part := range strings.Split(ref, ",") {
-			r, err := s.load(ctx, part)
-			if err != nil {
-				return nil, err
-			}
-			runs = append(runs, r...)
-		}
-		return runs, nil
+		return runs, "", nil
 	}
 	if looksLikeFile(ref) {
-		return nil, badInputf("results file %s does not exist", ref)
+		if statErr != nil {
+			return nil, "", badInputf("results file %s does not exist", printable.String(ref))
+		}
+		runs, err := loadPath(ref, ref)
+		return runs, "", err
 	}
-	if s.st == nil {
-		if _, err := os.Stat(storePath(s.storePath)); errors.Is(err, os.ErrNotExist) {
-			return nil, badInputf("%q is no results file, and there is no results store at %s to look it up in as a run id, label or sweep:ID", ref, storePath(s.storePath))
+	// A bare word: a path here, a run id or label in the store, or both.
+	inStore, storeErr := s.resolves(ctx, ref)
+	switch {
+	case statErr == nil && inStore != "":
+		what := "file"
+		if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
+			what = "directory"
 		}
-		st, err := openExistingStore(s.storePath)
-		if err != nil {
-			return nil, err
+		return nil, "", badInputf("%q is both the %s %s here and %s in %s: say which, as %s%s or %s%s",
+			printable.String(ref), what, printable.String(ref), inStore, s.st.Path(), pathPrefixFor(what), printable.String(ref), storePrefixFor(ref), printable.String(ref))
+	case statErr == nil:
+		runs, err := loadPath(ref, ref)
+		what := "the file "
+		if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
+			what = "the directory "
 		}
-		s.st = st
+		return runs, what + ref, err
+	case storeErr != nil:
+		return nil, "", storeErr
+	}
+	runs, err := s.fromStore(ctx, ref)
+	if err != nil {
+		return nil, "", err
+	}
+	reading := fmt.Sprintf("the label %s in %s", ref, s.st.Path())
+	if len(runs) == 1 && strconv.FormatInt(runs[0].ID, 10) == ref {
+		reading = fmt.Sprintf("run %s in %s", ref, s.st.Path())
+	}
+	return runs, reading, nil
+}
+
+// cutPathPrefix returns the path of a dir: or file: reference.
+func cutPathPrefix(ref string) (string, bool) {
+	for _, p := range []string{dirPrefix, filePrefix} {
+		if rest, ok := strings.CutPrefix(ref, p); ok {
+			return rest, true
+		}
+	}
+	return "", false
+}
+
+// isStoreRef reports whether ref names its reading in the store.
+func isStoreRef(ref string) bool {
+	return strings.HasPrefix(ref, runPrefix) || strings.HasPrefix(ref, store.LabelPrefix) || strings.HasPrefix(ref, store.SweepPrefix)
+}
+
+func pathPrefixFor(what string) string {
+	if what == "directory" {
+		return dirPrefix
+	}
+	return filePrefix
+}
+
+func storePrefixFor(ref string) string {
+	if strings.TrimLeft(ref, "0123456789") == "" {
+		return runPrefix
+	}
+	return store.LabelPrefix
+}
+
+// loadPath reads the file or directory at path; ref is how the user
+// named it.
+func loadPath(path, ref string) ([]analysis.Run, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, badInputf("%s: no such file or directory: expected %s", printable.String(ref), refForms)
+	}
+	if fi.IsDir() {
+		return loadDir(path)
+	}
+	r, err := loadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return []analysis.Run{r}, nil
+}
+
+// open opens the store for look-ups, once.
+func (s *runSource) open(ref string) error {
+	if s.st != nil {
+		return nil
+	}
+	if _, err := os.Stat(storePath(s.storePath)); errors.Is(err, os.ErrNotExist) {
+		return badInputf("%q is no results file, and there is no results store at %s to look it up in as a run id, label or sweep:ID", printable.String(ref), storePath(s.storePath))
+	}
+	st, err := openExistingStore(s.storePath)
+	if err != nil {
+		return err
+	}
+	s.st = st
+	return nil
+}
+
+// resolves says what a bare word names in the store ("run 3", "the label
+// ws"), "" when nothing or when there is no store; the error is the
+// store's, for when the word names nothing else either.
+func (s *runSource) resolves(ctx context.Context, ref string) (string, error) {
+	if err := s.open(ref); err != nil {
+		return "", err
 	}
 	ids, err := s.st.Resolve(ctx, ref)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, badInputf("%s in %s", err.Error(), s.st.Path())
+			return "", badInputf("%s in %s", printable.String(err.Error()), s.st.Path())
 		}
-		return nil, badInput{err}
+		return "", badInput{err}
+	}
+	if len(ids) == 1 && strconv.FormatInt(ids[0], 10) == ref {
+		return "run " + ref, nil
+	}
+	return "the label " + ref, nil
+}
+
+// fromStore reads the runs a reference names in the store.
+func (s *runSource) fromStore(ctx context.Context, ref string) ([]analysis.Run, error) {
+	if err := s.open(ref); err != nil {
+		return nil, err
+	}
+	var ids []int64
+	if rest, ok := strings.CutPrefix(ref, runPrefix); ok {
+		id, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil || id <= 0 || strings.TrimLeft(rest, "0123456789") != "" {
+			return nil, badInputf("%q: expected run:ID, ID a run id that mongobench history lists", printable.String(ref))
+		}
+		ids = []int64{id}
+	} else {
+		var err error
+		if ids, err = s.st.Resolve(ctx, ref); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, badInputf("%s in %s", printable.String(err.Error()), s.st.Path())
+			}
+			return nil, badInput{err}
+		}
 	}
 	runs := make([]analysis.Run, 0, len(ids))
 	for _, id := range ids {
 		res, err := s.st.Get(ctx, id)
 		if err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, badInputf("no run %d in %s: mongobench history lists the runs", id, s.st.Path())
+			}
+			if errors.Is(err, store.ErrDamagedRun) {
+				return nil, badInput{err}
+			}
 			return nil, err
 		}
 		runs = append(runs, analysis.NewRun(res, fmt.Sprintf("run %d", id), id))
@@ -127,17 +285,33 @@ func (s *runSource) inputs(groups [][]analysis.Run) []namedPath {
 // often the argument names it ("a.json,a.json", a label and its sweep),
 // so that no run counts twice in a mean.
 func (s *runSource) loadGroup(ctx context.Context, ref string) ([]analysis.Run, error) {
-	runs, err := s.load(ctx, ref)
+	runs, reading, err := s.load(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
+	if s.readings == nil {
+		s.readings = map[string]string{}
+	}
+	s.readings[ref] = reading
+	// The same run read twice, as a file and as its copy in the store,
+	// counts once too.
 	seen := map[string]bool{}
+	copies := map[string]bool{} // content, and whether read from the store
 	out := runs[:0]
 	for _, r := range runs {
-		if k := r.Key(); !seen[k] {
-			seen[k] = true
-			out = append(out, r)
+		k := r.Key()
+		if seen[k] {
+			continue
 		}
+		content := identify(r).content
+		if fromStore, ok := copies[content]; ok && fromStore != (r.ID > 0) {
+			continue
+		}
+		seen[k], copies[content] = true, r.ID > 0
+		out = append(out, r)
+	}
+	if err := checkWholeApart(ref, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -205,6 +379,20 @@ func loadDir(dir string) ([]analysis.Run, error) {
 	// their start time.
 	slices.SortStableFunc(runs, func(a, b analysis.Run) int { return a.Res.Start.Compare(b.Res.Start) })
 	return runs, nil
+}
+
+// shown are the arguments as a table or message shows them: control
+// characters escaped and, with readings, how a bare word was read ("ws
+// (the label ws in mongobench.db)").
+func (s *runSource) shown(refs []string, readings bool) []string {
+	out := make([]string, len(refs))
+	for i, ref := range refs {
+		out[i] = printable.String(ref)
+		if r := s.readings[ref]; readings && r != "" {
+			out[i] += " (" + printable.String(r) + ")"
+		}
+	}
+	return out
 }
 
 // loadGroups loads each reference as a group of runs.

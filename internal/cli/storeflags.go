@@ -58,6 +58,14 @@ func storePath(path string) string {
 // user's mistake in --store: it is bad input, not a failure.
 func openStore(path string) (*store.Store, error) {
 	path = storePath(path)
+	// SQLite's words for a directory are "out of memory (14)".
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		what := "is not a regular file"
+		if fi.IsDir() {
+			what = "is a directory"
+		}
+		return nil, badInputf("--store %s %s: expected a results store file (mongobench.db), or a new file in a writable directory", path, what)
+	}
 	s, err := store.Open(path)
 	if err != nil {
 		if errors.Is(err, store.ErrNotAStore) || errors.Is(err, store.ErrNewerSchema) || errors.Is(err, store.ErrCorrupt) || notADatabase(err) {

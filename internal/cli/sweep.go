@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/bench"
@@ -39,8 +40,15 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		return badInput{err}
 	}
 	pr := &sweepPrinter{env: env, o: o, plan: plan}
+	var ins []namedPath
+	for _, f := range o.benchArgs.files {
+		if _, err := os.Stat(f); err == nil {
+			ins = append(ins, namedPath{"-P", f})
+		}
+	}
+	ins = append(ins, storeInputs(o.store)...)
 	for _, p := range plan.Points {
-		if err := checkPointOutputs(p); err != nil {
+		if err := checkPointOutputs(p, ins); err != nil {
 			return err
 		}
 		pr.ops = sweepOps(pr.ops, o.command, p.Settings.Spec)
@@ -128,7 +136,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 
 // checkPointOutputs refuses a point whose summary format or histogram
 // logs could not be written, before anything runs.
-func checkPointOutputs(p *sweep.Point) error {
+func checkPointOutputs(p *sweep.Point, ins []namedPath) error {
 	label := func(err error) error {
 		if p.Label == "" {
 			return badInputf("sweep: %w", err)
@@ -140,15 +148,21 @@ func checkPointOutputs(p *sweep.Point) error {
 		return label(err)
 	}
 	spec := p.Settings.Spec
+	var outs []namedPath
 	if spec.ExportFile != "" {
 		if err := checkOutputFile("exportfile", spec.ExportFile); err != nil {
 			return label(err)
 		}
+		outs = append(outs, namedPath{"exportfile", spec.ExportFile})
 	}
 	if spec.HdrFileOutput {
 		if err := checkOutputPrefix("hdrhistogram.output.path", spec.HdrOutputPath); err != nil {
 			return label(err)
 		}
+		outs = append(outs, namedPath{"hdrhistogram.output.path", spec.HdrOutputPath + "READ.hdr"})
+	}
+	if err := checkDistinct(ins, outs); err != nil {
+		return label(err)
 	}
 	return nil
 }

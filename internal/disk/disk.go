@@ -40,7 +40,14 @@ type Options struct {
 	QueueDepths []int
 	// Fio is the fio program; "" looks for fio on $PATH.
 	Fio string
+	// File is the test file's name in Dir, for Args; Measure gives fio
+	// a directory of its own making in Dir, and a file there.
+	File string
 }
+
+// ErrDirNotWritable is returned (wrapped) when Dir takes no new file:
+// fio could write nothing there.
+var ErrDirNotWritable = errors.New("takes no new files")
 
 // The defaults of mongobench disk.
 const (
@@ -60,8 +67,15 @@ const (
 	sequentialDepth = 16
 )
 
-// testFile is the file the tests share, removed afterwards.
-const testFile = "mongobench-disk.tmp"
+// testDirPattern names the directory Measure makes in Dir for fio's test
+// file: os.MkdirTemp makes it new and private (0700), so no name that
+// stands in Dir (a file of the user's, a symbolic link to one) is ever
+// written through, nobody else can put one in its place while fio runs,
+// and fio may unlink and recreate its file there as it likes.
+const testDirPattern = "mongobench-disk-*"
+
+// testFileName is fio's test file in that directory.
+const testFileName = "test"
 
 // Args are fio's arguments for o: one job per test, each after the one
 // before (stonewall), on one shared file.
@@ -69,7 +83,7 @@ func Args(o Options) []string {
 	args := []string{
 		"--output-format=json",
 		"--directory=" + o.Dir,
-		"--filename=" + testFile,
+		"--filename=" + o.File,
 		"--size=" + strconv.FormatInt(o.SizeBytes, 10),
 		"--runtime=" + strconv.FormatInt(max(o.Runtime.Milliseconds(), 1), 10) + "ms",
 		"--time_based",
@@ -110,13 +124,19 @@ func Measure(ctx context.Context, o Options) (*results.DiskBaseline, error) {
 	if device == "" && runtime.GOOS == "linux" {
 		return nil, fmt.Errorf("%s %w", o.Dir, ErrNoBlockDevice)
 	}
+	sub, err := makeTestDir(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	fo := o
+	fo.Dir, fo.File = sub, testFileName
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, path, Args(o)...)
+	cmd := exec.CommandContext(ctx, path, Args(fo)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, runErr := cmd.Output()
 	// fio leaves its file behind; it is the size of the test.
-	_ = os.Remove(filepath.Join(o.Dir, testFile))
+	removeTestDir(sub)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -134,6 +154,27 @@ func Measure(ctx context.Context, o Options) (*results.DiskBaseline, error) {
 	b.Dir, b.Device, b.MeasuredAt = o.Dir, device, start.UTC()
 	b.SizeBytes, b.RuntimeS = o.SizeBytes, o.Runtime.Seconds()
 	return b, nil
+}
+
+// makeTestDir makes the directory for fio's test file in dir, finding
+// on the way whether dir takes new files at all, before fio starts.
+func makeTestDir(dir string) (string, error) {
+	sub, err := os.MkdirTemp(dir, testDirPattern)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", fmt.Errorf("%s %w (%v)", dir, ErrDirNotWritable, err)
+	}
+	return sub, nil
+}
+
+// removeTestDir removes the test file and its directory, and nothing
+// else: a directory holding more than the test file is left.
+func removeTestDir(sub string) {
+	_ = os.Remove(filepath.Join(sub, testFileName))
+	_ = os.Remove(sub)
 }
 
 // firstLine is the first non-empty line of the first text that has one.

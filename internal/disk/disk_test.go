@@ -3,8 +3,10 @@ package disk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +18,7 @@ import (
 
 func TestArgs(t *testing.T) {
 	t.Parallel()
-	args := Args(Options{Dir: "/data/db", SizeBytes: 256 << 20, Runtime: 5 * time.Second, QueueDepths: []int{1, 8, 32}})
+	args := Args(Options{Dir: "/data/db", File: "test", SizeBytes: 256 << 20, Runtime: 5 * time.Second, QueueDepths: []int{1, 8, 32}})
 	golden.Check(t, "args.golden", strings.Join(args, "\n")+"\n")
 }
 
@@ -119,8 +121,8 @@ func TestMeasure(t *testing.T) {
 			t.Errorf("test %+v: want IOPS, MB/s and a p99 no lower than the p50", tt)
 		}
 	}
-	if _, err := os.Stat(dir + "/" + testFile); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("fio's test file is left behind (%v)", err)
+	if left, _ := filepath.Glob(filepath.Join(dir, testDirPattern)); len(left) > 0 {
+		t.Errorf("fio's test file is left behind: %v", left)
 	}
 }
 
@@ -181,4 +183,124 @@ func TestThousands(t *testing.T) {
 			t.Errorf("Thousands(%v) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// diskDir is a directory on a disk for a test: the temporary directory
+// when it is on one, else one in the package's directory.
+func diskDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if d, _ := Device(dir); d != "" {
+		return dir
+	}
+	dir, err := os.MkdirTemp(".", "scratch-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// fakeFio writes a program that does what fio does to its test file (it
+// opens the name it is given in the directory it is given, following a
+// link, and writes), notes the name in log, and prints a report fio 3.33
+// wrote.
+func fakeFio(t *testing.T, log string) string {
+	t.Helper()
+	report, err := filepath.Abs("testdata/fio-3.33.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(t.TempDir(), "fio")
+	script := `#!/bin/sh
+for a in "$@"; do
+  case "$a" in
+    --directory=*) dir="${a#--directory=}" ;;
+    --filename=*) file="${a#--filename=}" ;;
+  esac
+done
+echo "$dir/$file" >> '` + log + `'
+ls -ld "$dir" | cut -c1-10 >> '` + log + `'
+echo "written by fio" > "$dir/$file" || exit 1
+cat '` + report + `'
+`
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+// TestMeasureScratchFile: fio's test file is a new file of its own in
+// Dir. A file or a symbolic link at the name earlier versions used, or at
+// any name, is neither written through nor removed; the test file is
+// removed afterwards, and only it.
+func TestMeasureScratchFile(t *testing.T) {
+	t.Parallel()
+	dir := diskDir(t)
+	outside := t.TempDir()
+	precious := filepath.Join(outside, "precious")
+	mine := filepath.Join(dir, "mongobench-disk.tmp")
+	for p, content := range map[string]string{precious: "the user's data", mine: "the user's own file"} {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Links at the old fixed name's neighbours and at a name of the
+	// pattern's shape.
+	for _, name := range []string{"mongobench-disk-1", "mongobench-disk-test"} {
+		if err := os.Symlink(precious, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := listDir(t, dir)
+	log := filepath.Join(outside, "fio.log")
+	o := Options{Dir: dir, SizeBytes: MinSizeBytes, Runtime: time.Second, QueueDepths: []int{1}, Fio: fakeFio(t, log)}
+	if _, err := Measure(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(precious); string(b) != "the user's data" {
+		t.Errorf("a link's target was written through: %q", b)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "the user's own file" {
+		t.Errorf("mongobench-disk.tmp, the user's, was changed: %q", b)
+	}
+	if after := listDir(t, dir); after != before {
+		t.Errorf("the directory changed:\nbefore %s\nafter  %s", before, after)
+	}
+	used, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// fio's file was in a directory of Measure's own, new and private.
+	lines := strings.Split(strings.TrimSpace(string(used)), "\n")
+	if len(lines) != 2 || lines[1] != "drwx------" {
+		t.Fatalf("fio's file and the mode of its directory: %q", lines)
+	}
+	sub := filepath.Dir(lines[0])
+	if ok, _ := filepath.Match(filepath.Join(dir, testDirPattern), sub); !ok || strings.Contains(before, filepath.Base(sub)) {
+		t.Errorf("fio wrote %s: want a new directory %s in %s", lines[0], testDirPattern, dir)
+	}
+}
+
+// listDir names dir's entries with their kinds and contents.
+func listDir(t *testing.T, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		fi, err := os.Lstat(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		fmt.Fprintf(&b, "%s %s %q\n", e.Name(), fi.Mode().Type(), c)
+	}
+	return b.String()
 }

@@ -174,6 +174,12 @@ func Start(ctx context.Context, opts Options) (_ *Server, err error) {
 
 	s.logPath = filepath.Join(s.dataDir, LogFileName)
 
+	// The data directory may be the user's (--data-dir): a link or
+	// anything but a regular file at the log's name is not written
+	// through.
+	if fi, lerr := os.Lstat(s.logPath); lerr == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("embedded: log file %s is not a regular file: remove it, or choose another data directory", s.logPath)
+	}
 	s.logFile, err = os.OpenFile(s.logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("embedded: opening log file: %w", err)

@@ -543,3 +543,28 @@ func TestFerretDBSocket(t *testing.T) {
 		})
 	}
 }
+
+// TestStartRefusesALinkedLog: the log's fixed name in a data directory
+// of the user's is not written through when a link stands there.
+func TestStartRefusesALinkedLog(t *testing.T) {
+	t.Parallel()
+	dir, outside := t.TempDir(), t.TempDir()
+	precious := filepath.Join(outside, "precious")
+	if err := os.WriteFile(precious, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(precious, filepath.Join(dir, LogFileName)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Start(testContext(t), Options{DataDir: dir})
+	if err == nil {
+		s.Close()
+		t.Fatal("started with a symbolic link for its log")
+	}
+	if !strings.Contains(err.Error(), "is not a regular file") {
+		t.Errorf("error %v: want it to say the log is not a regular file", err)
+	}
+	if b, _ := os.ReadFile(precious); string(b) != "keep" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}

@@ -73,7 +73,8 @@ func StartInstant(ctx context.Context, startAt time.Time, b *Barrier, say func(s
 	if late := b.Clock.Now().Sub(at); late > 0 {
 		say(fmt.Sprintf("warning: the start instant %s passed %s ago: measuring now", at.UTC().Format(time.RFC3339Nano), late.Round(time.Millisecond)))
 	} else {
-		say(fmt.Sprintf("starting at %s (in %s)", at.UTC().Format("15:04:05.000 UTC"), (-late).Round(time.Millisecond)))
+		// With its date: an instant tomorrow is not one today.
+		say(fmt.Sprintf("starting at %s (in %s)", at.UTC().Format("2006-01-02 15:04:05.000 UTC"), (-late).Round(time.Millisecond)))
 	}
 	return at, how, WaitUntil(ctx, b.Clock, at)
 }

@@ -213,7 +213,7 @@ func TestStartInstantGiven(t *testing.T) {
 		wantNow time.Time
 		said    string
 	}{
-		{"ahead", t0.Add(1500 * time.Millisecond), t0.Add(1500 * time.Millisecond), "starting at 03:04:06.500 UTC (in 1.5s)"},
+		{"ahead", t0.Add(1500 * time.Millisecond), t0.Add(1500 * time.Millisecond), "starting at 2026-01-02 03:04:06.500 UTC (in 1.5s)"},
 		{"passed", t0.Add(-2 * time.Second), t0, "warning: the start instant 2026-01-02T03:04:03Z passed 2s ago: measuring now"},
 	}
 	for _, tt := range tests {

@@ -46,6 +46,11 @@ var ErrNotAStore = errors.New("not a mongobench store")
 // measured and lost in it, or before figures are read from it.
 var ErrCorrupt = errors.New("the store file is damaged")
 
+// ErrDamagedRun is returned (wrapped) when a run's row cannot be read
+// back (its results, start, command or sweep point do not decode): the
+// row is damaged, not the file.
+var ErrDamagedRun = errors.New("its stored record is damaged")
+
 // applicationID marks the file as a mongobench store ("mbnc"), so that a
 // store option pointed at another program's SQLite file (the embedded
 // server's, say) is refused instead of gaining a table.
@@ -493,7 +498,7 @@ func (s *Store) Get(ctx context.Context, id int64) (*results.Results, error) {
 	}
 	r, err := results.ReadJSON(strings.NewReader(doc))
 	if err != nil {
-		return nil, fmt.Errorf("run %d in %s: %w", id, s.path, err)
+		return nil, fmt.Errorf("run %d in %s: %w: %w", id, s.path, ErrDamagedRun, err)
 	}
 	return r, nil
 }
@@ -542,14 +547,14 @@ func (s *Store) List(ctx context.Context, f Filter) ([]RunInfo, error) {
 			return nil, fmt.Errorf("list runs in %s: %w", s.path, err)
 		}
 		if ri.Start, err = time.Parse(timeLayout, start); err != nil {
-			return nil, fmt.Errorf("list runs in %s: run %d: start: %w", s.path, ri.ID, err)
+			return nil, fmt.Errorf("list runs in %s: run %d: %w: start: %w", s.path, ri.ID, ErrDamagedRun, err)
 		}
 		if err := json.Unmarshal([]byte(command), &ri.Command); err != nil {
-			return nil, fmt.Errorf("list runs in %s: run %d: command: %w", s.path, ri.ID, err)
+			return nil, fmt.Errorf("list runs in %s: run %d: %w: command: %w", s.path, ri.ID, ErrDamagedRun, err)
 		}
 		if point.Valid {
 			if err := json.Unmarshal([]byte(point.String), &ri.Point); err != nil {
-				return nil, fmt.Errorf("list runs in %s: run %d: sweep point: %w", s.path, ri.ID, err)
+				return nil, fmt.Errorf("list runs in %s: run %d: %w: sweep point: %w", s.path, ri.ID, ErrDamagedRun, err)
 			}
 		}
 		runs = append(runs, ri)

@@ -215,3 +215,52 @@ func unescape(s string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// Format writes p in the properties format Parse reads, one key=value
+// line per property in key order, escaped so that Parse gives back
+// exactly these keys and values: what is written is what was read,
+// whatever continuations, escapes, separators and comments the file it
+// came from used.
+func Format(w io.Writer, p *Properties) error {
+	for _, k := range p.Keys() {
+		if _, err := io.WriteString(w, escapeProperty(k, true)+"="+escapeProperty(p.values[k], false)+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// escapeProperty escapes s as a key (whose end is its first separator)
+// or a value (whose leading white space would be dropped).
+func escapeProperty(s string, key bool) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == ' ' && (key || i == 0):
+			b.WriteString(`\ `)
+		case key && (r == '=' || r == ':'):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case (r == '#' || r == '!') && i == 0 && key:
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0xfeff:
+			// Control characters, and a byte-order mark the parser would
+			// drop at the start of the file.
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
