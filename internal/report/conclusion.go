@@ -7,6 +7,9 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"github.com/mongobench/mongobench/internal/diagnosis"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // conclusionView is what the page says first: the author's own
@@ -44,6 +47,9 @@ func buildConclusion(in *Input) *conclusionView {
 	}
 	if st := in.Study; st != nil {
 		cv.Findings = append(cv.Findings, studyFindings(st)...)
+	}
+	if f := limitsFinding(in); f != "" {
+		cv.Findings = append(cv.Findings, f)
 	}
 	if sw := in.Sweep; sw != nil {
 		if sw.KneeSentence != "" && !sw.NotAlongLoad {
@@ -149,4 +155,44 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return formatInt(int64(n)) + " " + word + "s"
+}
+
+// idleDiskPct is the busiest disk's mean utilisation below which the
+// conclusion says the disks were hardly used: the lesson of a study whose
+// disks were never exercised while the CPU was the limit.
+const idleDiskPct = 10
+
+// limitsFinding says what limited a study's runs, verdict by verdict, and
+// how busy their busiest disk got: what a reader must know before
+// crediting a disk, an engine or a version with a difference. Empty for
+// fewer than two runs, whose verdict is in their own section.
+func limitsFinding(in *Input) string {
+	if len(in.Runs) < 2 {
+		return ""
+	}
+	diags := make([]*results.Diagnosis, len(in.Runs))
+	maxUtil, disk := math.NaN(), false
+	for i, r := range in.Runs {
+		diags[i] = runDiagnosis(r, in.DiskBaselines)
+		if u := regimeOf(r).utilPct; isFinite(u) {
+			disk = true
+			if !(u <= maxUtil) {
+				maxUtil = u
+			}
+		}
+	}
+	tally := diagnosis.Tally(diags)
+	if tally == diagnosis.Verdict(nil) {
+		// Runs recorded without metrics: nothing to say of them.
+		return ""
+	}
+	f := "What limited the runs: " + tally + "."
+	switch {
+	case !disk:
+	case maxUtil < idleDiskPct:
+		f += fmt.Sprintf(" The disks were hardly used: the busiest was %s busy on average in the busiest run, so no difference here can be the disk's.", formatNum(maxUtil)+"%")
+	default:
+		f += fmt.Sprintf(" The busiest disk was %s busy on average in the busiest run.", formatNum(maxUtil)+"%")
+	}
+	return f
 }

@@ -200,6 +200,53 @@ func verdictBanner(d *results.Diagnosis, name string) string {
 	return ""
 }
 
+// verdictBanners are the banners of the runs whose verdict makes their
+// figures describe something else than the server: one per run, or one
+// per verdict naming its runs when several share it (a study on a busy
+// machine would otherwise open with a banner per run).
+func verdictBanners(diags []*results.Diagnosis, names []string) []string {
+	var kinds []string
+	byKind := map[string][]int{}
+	for i, d := range diags {
+		if verdictBanner(d, names[i]) == "" {
+			continue
+		}
+		k := d.Limits[0].Kind
+		if byKind[k] == nil {
+			kinds = append(kinds, k)
+		}
+		byKind[k] = append(byKind[k], i)
+	}
+	var out []string
+	for _, k := range kinds {
+		runs := byKind[k]
+		if len(runs) == 1 {
+			out = append(out, verdictBanner(diags[runs[0]], names[runs[0]]))
+			continue
+		}
+		list := make([]string, len(runs))
+		for j, i := range runs {
+			list[j] = names[i]
+		}
+		what := fmt.Sprintf("%d of the %d runs (%s)", len(runs), len(diags), joinList(list))
+		switch k {
+		case diagnosis.ClientCPU:
+			out = append(out, fmt.Sprintf("%s were limited by their client's CPU: their throughput and latencies describe the client more than the server; each run's evidence is under \"What limited it\".", capitalize(what)))
+		case diagnosis.HostBusy:
+			out = append(out, fmt.Sprintf("%s ran on a host busy with other processes: their figures describe a shared machine, not the server; each run's evidence is under \"What limited it\".", capitalize(what)))
+		}
+	}
+	return out
+}
+
+// joinList is "a, b and c".
+func joinList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
 func build(in *Input) (*page, error) {
 	if in == nil {
 		return nil, errors.New("report: no input")
@@ -265,10 +312,8 @@ func build(in *Input) (*page, error) {
 		if b := notFoundBanner(r, names[i]); b != "" {
 			p.Banners = append(p.Banners, b)
 		}
-		if b := verdictBanner(diags[i], names[i]); b != "" {
-			p.Banners = append(p.Banners, b)
-		}
 	}
+	p.Banners = append(p.Banners, verdictBanners(diags, names)...)
 	// The page reads as a write-up does: the conclusion, the charts that
 	// support it, the detail per point, and the runs and their
 	// configuration last, for whoever checks the figures.

@@ -435,3 +435,45 @@ func TestTasksCaptionNeedsItsRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitsFinding: a study's conclusion says what limited its runs and
+// how busy the busiest disk got, and a page of runs that ran on a busy
+// host opens with one banner naming them, not one banner per run.
+func TestLimitsFinding(t *testing.T) {
+	t.Parallel()
+	busy := func() *results.Results {
+		r := regimeRun(10, 0.5, [3]float64{0.99, 0.99, 0.99}, [3]float64{1, 1, 1}, [3]float64{40, 40, 40})
+		r.Start, r.End = fixedStart, fixedStart
+		r.Extra.Diagnosis = &results.Diagnosis{Verdict: "host busy with other processes", Limits: []results.Limit{{Kind: "host busy with other processes", Evidence: []string{"other processes used 60.0% of the CPUs"}}}}
+		return r
+	}
+	cpu := busy()
+	cpu.Extra.Diagnosis = &results.Diagnosis{Verdict: "server CPU", Limits: []results.Limit{{Kind: "server CPU"}}}
+	in := &Input{Generated: fixedGenerated, Runs: []*results.Results{busy(), cpu, busy()}}
+	page := render(t, in)
+	want := "What limited the runs: host busy with other processes (2 of 3), server CPU (1 of 3). The disks were hardly used: the busiest was 50% busy"
+	if c := section(page, "conclusion"); strings.Contains(c, want) {
+		t.Errorf("a disk 50%% busy was called hardly used:\n%s", c)
+	}
+	if c := section(page, "conclusion"); !strings.Contains(c, "What limited the runs: host busy with other processes (2 of 3), server CPU (1 of 3). The busiest disk was 50% busy on average in the busiest run.") {
+		t.Errorf("the conclusion lacks what limited the runs:\n%s", c)
+	}
+	if n := strings.Count(page, "ran on a host busy with other processes"); n != 1 {
+		t.Errorf("%d banners of a busy host, want one naming both runs", n)
+	}
+	if !strings.Contains(page, "2 of the 3 runs (run 1 and run 3) ran on a host busy with other processes") {
+		t.Errorf("the banner does not name the two runs:\n%.3000s", page)
+	}
+	// The same runs with their disks 3% busy: the disks were never the
+	// limit, as the 000 report found too late.
+	for _, r := range in.Runs {
+		for _, h := range r.Extra.HostMetrics {
+			for i := range h.Host.Disks {
+				h.Host.Disks[i].UtilPct = metrics.Known(3)
+			}
+		}
+	}
+	if c := section(render(t, in), "conclusion"); !strings.Contains(c, "The disks were hardly used: the busiest was 3% busy on average in the busiest run, so no difference here can be the disk&#39;s.") {
+		t.Errorf("the conclusion does not say the disks were hardly used:\n%s", c)
+	}
+}
