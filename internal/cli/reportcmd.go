@@ -20,6 +20,7 @@ import (
 	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
+	"github.com/mongobench/mongobench/internal/store"
 )
 
 const reportAbout = `usage: mongobench report RESULTS... [-o report.html] [--title TEXT] [--notes FILE]
@@ -200,11 +201,12 @@ type reportInput struct {
 // sweeps in several groups or of two dimensions; the sweep when one
 // group holds the points of a sweep.
 func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, error) {
+	names := refNames(o.refs)
 	in := reportInput{Input: htmlreport.Input{Title: o.title, Version: Version, Alpha: o.alpha}}
 	seen := map[string]bool{}
 	var all []analysis.Run
 	for i, g := range groups {
-		conf := htmlreport.Configuration{Name: o.refs[i]}
+		conf := htmlreport.Configuration{Name: names[i]}
 		for _, r := range g {
 			conf.Runs = append(conf.Runs, r.Res)
 			if key := r.Key(); !seen[key] {
@@ -221,7 +223,7 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 	kind := analysis.ChooseLatency(groups...)
 	var study *analysis.Study
 	if len(groups) >= 2 {
-		st, err := newStudy(o.refs, groups, 0, o.alpha, o.allowed, o.knee)
+		st, err := newStudy(names, groups, 0, o.alpha, o.allowed, o.knee)
 		study = st
 		var different *analysis.DifferentError
 		switch {
@@ -237,7 +239,7 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 		default:
 			// Every configuration against the first, as compare does.
 			for i := range st.Comparisons {
-				c := reportComparison(o.refs, st, i)
+				c := reportComparison(names, st, i)
 				if i == 0 {
 					in.Comparison = c
 				} else {
@@ -246,17 +248,17 @@ func buildReportInput(o *reportOptions, groups [][]analysis.Run) (reportInput, e
 			}
 		}
 	}
-	ro := groupsRanOn(o.refs, groups, study)
+	ro := groupsRanOn(names, groups, study)
 	in.RanOn = reportRanOn(ro)
 	for _, w := range ro.Warnings {
 		in.Warnings = append(in.Warnings, sentence(w))
 	}
-	for _, c := range confounders(o.refs, groups) {
+	for _, c := range confounders(names, groups) {
 		in.Warnings = append(in.Warnings, c.sentence())
 	}
 	knee := o.knee
 	knee.Alpha = o.alpha
-	in.Study = reportStudy(o.refs, groups, kind, knee)
+	in.Study = reportStudy(names, groups, kind, knee)
 	if len(groups) == 1 && in.Study == nil {
 		sw, notes := reportSweep(all, kind, knee)
 		in.Sweep = sw
@@ -496,4 +498,29 @@ func diagnosesOf(runs []*results.Results) []*results.Diagnosis {
 		ds[i] = diagnosis.Of(r)
 	}
 	return ds
+}
+
+// refNames are the names a page gives the groups: the reference without
+// the prefix that only told mongobench how to read it ("label:ssd" is
+// ssd, "run:12" run 12, "dir:out" out).
+func refNames(refs []string) []string {
+	names := make([]string, len(refs))
+	for i, ref := range refs {
+		switch {
+		case strings.HasPrefix(ref, runPrefix):
+			names[i] = "run " + strings.TrimPrefix(ref, runPrefix)
+		case strings.HasPrefix(ref, store.LabelPrefix):
+			names[i] = strings.TrimPrefix(ref, store.LabelPrefix)
+		case strings.HasPrefix(ref, dirPrefix):
+			names[i] = strings.TrimPrefix(ref, dirPrefix)
+		case strings.HasPrefix(ref, filePrefix):
+			names[i] = strings.TrimPrefix(ref, filePrefix)
+		default:
+			names[i] = ref
+		}
+		if names[i] == "" {
+			names[i] = ref
+		}
+	}
+	return names
 }
