@@ -44,7 +44,7 @@ func k8sFlags(o *k8sOptions) []flagDef {
 			s.Parts = int(n)
 			return nil
 		}),
-		textFlag("image", "IMAGE", "mongobench's image, as your cluster pulls it (README: the image)", true, &s.Image),
+		textFlag("image", "IMAGE", "mongobench's image, as your cluster pulls it (docs/how-to/kubernetes.md: the image)", true, &s.Image),
 		textFlag("results-claim", "CLAIM", "the ReadWriteMany PersistentVolumeClaim the parts write their results to", true, &s.ResultsClaim),
 		textFlag("name", "NAME", "name of the Job and of what goes with it (default mongobench)", true, &s.Name),
 		textFlag("namespace", "NS", "namespace of every object (default: kubectl's current one)", true, &s.Namespace),

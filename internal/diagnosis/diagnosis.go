@@ -39,7 +39,7 @@ const (
 
 // The thresholds. Each figure is the mean over the run's intervals; a
 // figure between the borderline value and the threshold makes a borderline
-// limit. The README lists them with the figure each is compared with.
+// limit. docs/explanation/diagnosis.md lists them with the figure each is compared with.
 const (
 	// ClientCPUShare is the client's own CPU use, as a share of the CPUs
 	// it may use (GOMAXPROCS and a cgroup quota included), at which the
@@ -420,7 +420,7 @@ func num(v float64, decimals int) string { return strconv.FormatFloat(v, 'f', de
 // when there is one) and the rest; the server's own process is not seen
 // when it runs apart (serverStatus does not report its CPU time), so a
 // local server's share is never told apart from other processes'. The
-// README's diagnosis section states the rules.
+// docs/explanation/diagnosis.md states the rules.
 func (j *judge) cpu() bool {
 	f := j.f
 	c := f.client

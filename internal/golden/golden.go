@@ -16,7 +16,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files instead of comparing with them")
 
 // Updating reports whether the tests run with -update, for tests that keep
-// a golden section inside a larger file (the README's property table).
+// a golden section inside a larger file.
 func Updating() bool { return *update }
 
 // Check compares got with testdata/name, or writes got there when the

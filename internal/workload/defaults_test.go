@@ -9,7 +9,7 @@ import (
 // required: every reader then takes its default from KnownProperties, and
 // one that the table lacks or cannot parse panics here rather than in a
 // user's run. The figures are checked against the table, so that the
-// README's defaults are the ones that run.
+// reference's defaults are the ones that run.
 func TestDefaultsParse(t *testing.T) {
 	t.Parallel()
 	for _, transactions := range []bool{false, true} {

@@ -6,7 +6,7 @@ import (
 
 // Known describes one property mongobench understands: its default (as
 // YCSB's code has it, not its template files) and what it does. The table
-// drives validation, "did you mean" hints and the README's property list.
+// drives validation, "did you mean" hints and docs/reference/properties.md.
 type Known struct {
 	Name    string
 	Default string

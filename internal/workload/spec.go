@@ -358,7 +358,7 @@ func (r *resolver) fail(name, value, accepted string) {
 
 // value is the property's value, or its default from KnownProperties
 // when it is not set: the table is the one place defaults are written, so
-// that the README's table and what runs cannot differ. set says whether
+// that the reference's table and what runs cannot differ. set says whether
 // the user gave it; a property without a default is "" then.
 func (r *resolver) value(name string) (v string, set bool) {
 	if v, ok := r.p.Get(name); ok {
