@@ -87,6 +87,9 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 	// One part at a time: only the sums stay in memory.
 	m := results.NewMerger()
 	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		res, err := readPart(f)
 		if err != nil {
 			return err
@@ -99,6 +102,12 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return badInput{err}
 	}
+	// Past this point the outputs are written, each whole: a stop no
+	// longer cuts them short.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ctx = context.WithoutCancel(ctx)
 	if err := printMerged(env, merged); err != nil {
 		return err
 	}

@@ -33,12 +33,15 @@ func (s *runSource) close() {
 // reference with commas is several; anything else is looked up in the
 // store (run id, label, sweep:ID).
 func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if strings.TrimSpace(ref) == "" {
 		return nil, badInputf("empty run reference: expected a results file, a directory, a run id, a label or sweep:ID")
 	}
 	if fi, err := os.Stat(ref); err == nil {
 		if fi.IsDir() {
-			return loadDir(ref)
+			return loadDir(ctx, ref)
 		}
 		r, err := loadFile(ref)
 		if err != nil {
@@ -170,7 +173,7 @@ func loadFile(path string) (analysis.Run, error) {
 
 // loadDir reads every results file in dir, and the journal of each run
 // that left no results file (it was killed).
-func loadDir(dir string) ([]analysis.Run, error) {
+func loadDir(ctx context.Context, dir string) ([]analysis.Run, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, badInputf("cannot read directory: %w", err)
@@ -191,6 +194,9 @@ func loadDir(dir string) ([]analysis.Run, error) {
 			}
 		case !strings.HasSuffix(name, ".json"):
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		r, err := loadFile(filepath.Join(dir, name))
 		if err != nil {
