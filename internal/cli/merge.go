@@ -26,8 +26,8 @@ intervals aligned on the parts' common start. PARTS are results files, or
 directories whose *.json files are all parts of the run. A part killed
 mid-run left no results file: give its journal (FILE.intervals.jsonl),
 which a directory supplies by itself; the merged run is then marked
-partial. Parts of
-different runs, a part given twice or a part missing are refused. Prints
+partial. Parts of different runs, a part given twice or a part missing
+are refused. Prints
 the whole run's summary as load and run do, with the parts' start skew;
 the merged results file is a results file like any other.
 
