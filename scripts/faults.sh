@@ -7,11 +7,13 @@
 #   MONGOBENCH=/path/to/binary ./scripts/faults.sh
 #
 # Everything runs on the loopback interface, against one embedded server
-# this script starts on 127.0.0.1 and stops; every command is bounded by
-# `timeout`, the whole script by FAULTS_DEADLINE seconds (default 600), and
-# every wait for an event by EVENT_WAIT seconds. It prints one line per
+# this script starts on 127.0.0.1 and stops; every wait for an event is
+# bounded by EVENT_WAIT seconds (default 60), every wait for a process to
+# end by 300 s (then it is killed, and the check fails), the whole script
+# by FAULTS_DEADLINE seconds (default 600), and whatever it started is
+# killed when it ends. It prints one line per
 # check and a last line "N passed, N failed", and exits 1 when a check
-# failed. Needs bash, coreutils (timeout) and python3 (to make many parts
+# failed. Needs bash, coreutils and python3 (to make many parts
 # of one run from one). It decides on events (a status line, a message, a
 # process reading its inputs), never on how long something took.
 set -u
@@ -55,16 +57,23 @@ fi
 WL=$ROOT/workloads
 
 # start NAME ARGS...: runs mongobench in the background with its stdout
-# and stderr in $WORK/NAME.out and .err; its pid in $LAST. A watchdog kills
-# it after 300 s, so that no check can hang the script.
+# and stderr in $WORK/NAME.out and .err; its pid in $LAST. Whatever is
+# still running when the script ends is killed.
 start() {
 	local name=$1
 	shift
 	"$MB" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
 	LAST=$!
 	PIDS+=("$LAST")
-	sleep 300 && kill -9 "$LAST" 2>/dev/null &
-	PIDS+=("$!")
+}
+
+# deadline ends the script once it has run FAULTS_DEADLINE seconds.
+deadline() {
+	if over; then
+		fail "deadline" "the script ran past FAULTS_DEADLINE"
+		echo "$PASSED passed, $FAILED failed"
+		exit 1
+	fi
 }
 
 # waitfor FILE PATTERN: waits until FILE holds a line matching PATTERN.
@@ -72,6 +81,7 @@ waitfor() {
 	local i
 	for ((i = 0; i < EVENT_WAIT * 20; i++)); do
 		grep -qE -- "$2" "$1" 2>/dev/null && return 0
+		deadline
 		sleep 0.05
 	done
 	return 1
@@ -90,8 +100,16 @@ waitread() {
 	return 1
 }
 
-# waitexit PID: waits for PID and sets $CODE to its exit status.
+# waitexit PID: waits for PID, at most 300 s (then kills it: a hang is a
+# failure, not a wait), and sets $CODE to its exit status.
 waitexit() {
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		deadline
+		sleep 0.1
+	done
+	kill -9 "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 	CODE=$?
 }
@@ -266,8 +284,10 @@ PART=(run mongodb -s -P "$WL/workloadc" -p recordcount=200 -p "mongodb.url=$URL/
 start dead0 "${PART[@]}" --part 0/2 --run-id faults-dead --barrier-timeout 60s
 pid=$LAST
 if waitfor "$WORK/dead0.err" "waiting for the other parts"; then
-	kill -9 "$pid"
-	waitexit "$pid"
+	{
+		kill -9 "$pid"
+		waitexit "$pid"
+	} 2>/dev/null # not bash's word on the process it saw killed
 	start dead1 "${PART[@]}" --part 1/2 --run-id faults-dead --barrier-timeout 5s
 	waitexit "$LAST"
 	if [ "$CODE" = 1 ] && grep -q "part 0 of 2 did not arrive" "$WORK/dead1.err" && ! grep -q "Throughput" "$WORK/dead1.out"; then
@@ -330,8 +350,10 @@ k0=$LAST
 start kill1 "${PART[@]}" --part 1/2 --run-id faults-killed -p maxexecutiontime=4 --out "$WORK/killed/p1.json"
 k1=$LAST
 if waitfor "$WORK/kill1.err" "[2-9] sec: [0-9]+ operations"; then
-	kill -9 "$k1"
-	waitexit "$k1"
+	{
+		kill -9 "$k1"
+		waitexit "$k1"
+	} 2>/dev/null
 	waitexit "$k0"
 	if [ "$CODE" != 0 ]; then
 		fail "a part killed mid-run, merged" "part 0 exit $CODE: $(tail -1 "$WORK/kill0.err")"
@@ -351,8 +373,5 @@ fi
 
 kill -INT "$SERVER"
 waitexit "$SERVER"
-if over; then
-	fail "deadline" "the script ran past FAULTS_DEADLINE"
-fi
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
