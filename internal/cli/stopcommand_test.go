@@ -26,9 +26,9 @@ func interrupted(args []string, code int) cmdResult {
 	return cmdResult{c, out.String(), errb.String()}
 }
 
-// TestReadersStopOnSignal: merge, report and compare end on SIGINT or
-// SIGTERM with its code, write no output file, print no table, and say
-// so; run to the end they write what they were asked to.
+// TestReadersStopOnSignal: history, merge, report and compare end on
+// SIGINT or SIGTERM with its code, write no output file, print no table,
+// and say so; run to the end they write what they were asked to.
 func TestReadersStopOnSignal(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -45,10 +45,15 @@ func TestReadersStopOnSignal(t *testing.T) {
 		}
 		parts = append(parts, path)
 	}
+	storeFile := filepath.Join(dir, "runs.db")
+	if r := mongobench(t, "merge", parts[0], parts[1], "--store", storeFile); r.code != 0 {
+		t.Fatalf("merge into the store: exit %d: %s", r.code, r.stderr)
+	}
 	tests := []struct {
 		name string
 		args func(out string) []string
 	}{
+		{"history", func(string) []string { return []string{"history", "--store", storeFile} }},
 		{"merge", func(out string) []string { return []string{"merge", parts[0], parts[1], "-o", out, "--no-store"} }},
 		{"report", func(out string) []string { return []string{"report", p["a"], p["b"], "-o", out} }},
 		{"compare", func(string) []string { return []string{"compare", p["a"], p["b"]} }},
