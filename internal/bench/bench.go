@@ -57,6 +57,10 @@ type Config struct {
 	// Notify gets a warning for each output that fails during the
 	// phase; nil for none.
 	Notify func(Notice)
+
+	// Part is which part of a partitioned run the phase is, for the
+	// sinks (the journal names it, so that a killed part can be merged).
+	Part *results.Part
 }
 
 // Validate returns everything wrong with c, nil when it can run.
@@ -147,7 +151,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 	progress := &runner.Progress{}
 	phase := Phase{
 		Command: cfg.Command, Operations: cfg.Operations, MaxTime: spec.MaxExecutionTime,
-		Interval: spec.StatusInterval, Target: spec.Target, Clock: clock, Progress: progress,
+		Interval: spec.StatusInterval, Target: spec.Target, Clock: clock, Progress: progress, Part: cfg.Part,
 	}
 	for i, s := range sinks {
 		if err := s.Open(phase); err != nil {

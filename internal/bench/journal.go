@@ -20,7 +20,16 @@ func NewJournal(path string, meta results.Meta) *Journal {
 }
 
 func (s *Journal) Open(p Phase) error {
-	j, err := results.CreateJournal(s.path, s.meta, p.Clock)
+	meta := s.meta
+	if p.Part != nil {
+		extra := results.Extra{}
+		if meta.Extra != nil {
+			extra = *meta.Extra
+		}
+		extra.Part = p.Part
+		meta.Extra = &extra
+	}
+	j, err := results.CreateJournal(s.path, meta, p.Clock)
 	if err != nil {
 		return err
 	}

@@ -119,6 +119,7 @@ func (p *Prepared) Run(ctx context.Context, limits Limits, sinks ...Sink) (*Outc
 			return nil, obs, err
 		}
 		obs.Part = part
+		cfg.Part = part
 	}
 	p.measuring = true
 	out, err := Run(ctx, cfg, sinks...)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/runner"
 )
 
@@ -44,6 +45,7 @@ type Phase struct {
 	Target     float64       // operations per second over all threads; 0 for as fast as possible
 	Clock      measure.Clock
 	Progress   *runner.Progress // operations started so far, read live
+	Part       *results.Part    // the part of a partitioned run; nil for a whole run
 }
 
 // Update is one closed interval.

@@ -114,7 +114,7 @@ func prepareError(err error, env Env, dataDir string, interrupt *interruptWatch)
 		return exitError{interrupt.code(), fmt.Errorf("interrupted while %s: nothing was measured", stop.Step)}
 	}
 	var ie bench.InputError
-	if errors.As(err, &ie) {
+	if errors.As(err, &ie) || partition.IsConflict(err) {
 		return badInput{err}
 	}
 	return err
@@ -168,13 +168,18 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		Settings: cfg.Settings, DataDir: cfg.args.dataDir, Drop: cfg.args.drop,
 		Stop: interrupt.stopped(), Grace: stopGrace, Notify: printNotice(env.Stderr),
 	}
+	// release ends the barrier's hold on this part's registration, which
+	// keeps another run under the same id out while this one measures.
+	var release func()
 	if plan := cfg.plan; plan != nil {
 		target.PhaseSeed = plan.part.Seed
 		target.BeforePhase = func(ctx context.Context, p *bench.Prepared) (*results.Part, error) {
-			at, how, err := plan.synchronize(ctx, env, &partition.Barrier{Coll: p.Monitor.Database(p.Database).Collection(partition.Collection), Clock: partition.SystemClock{}})
+			b := &partition.Barrier{Coll: p.Monitor.Database(p.Database).Collection(partition.Collection), Clock: partition.SystemClock{}}
+			at, how, err := plan.synchronize(ctx, env, b)
 			if err != nil {
 				return nil, err
 			}
+			release = b.Hold(context.WithoutCancel(ctx))
 			return plan.record(p.Seed, at, how), nil
 		}
 	}
@@ -183,6 +188,11 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		return prepareError(err, env, cfg.args.dataDir, interrupt)
 	}
 	defer prep.Close(ctx)
+	defer func() {
+		if release != nil {
+			release()
+		}
+	}()
 	url, dbName := redact.URL(prep.URL), prep.Database
 	meta := resultsMeta(cfg, command, prep.RunSeed, url, dbName)
 	journal := ""

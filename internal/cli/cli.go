@@ -38,7 +38,7 @@ var exitCodes = []struct {
 	{ExitOK, "the command did what it was asked; a benchmark ran to its end and every output was written"},
 	{ExitFailed, "the benchmark could not run or finish: the server failed or was unreachable mid-run, an output could not be written, a phase ended on its error limit; what was measured is kept, marked partial"},
 	{ExitBadInput, "bad input, refused before anything ran: a flag, a property, a workload file, a URL, a damaged store or results file, runs that did different work compared; one line names what is wrong and what is accepted"},
-	{ExitSIGINT, "stopped by SIGINT (Ctrl-C): a run writes what it measured, marked partial"},
+	{ExitSIGINT, "stopped by SIGINT (Ctrl-C): a load, run or sweep writes what it measured, marked partial; merge, report, compare, history and disk write nothing"},
 	{ExitSIGTERM, "stopped by SIGTERM: as SIGINT"},
 }
 
@@ -206,13 +206,13 @@ func commands() []command {
 		bench("run"),
 		{name: "server", run: runServer, help: serverHelp},
 		{name: "sweep", run: runSweep, help: sweepHelp},
-		{name: "merge", run: runMerge, help: mergeHelp},
-		{name: "compare", run: runCompare, help: compareHelp},
-		{name: "history", run: runHistory, help: historyHelp},
-		{name: "report", run: runReportCmd, help: reportHelp},
+		{name: "merge", run: stopsOnSignal("merge", runMerge), help: mergeHelp},
+		{name: "compare", run: stopsOnSignal("compare", runCompare), help: compareHelp},
+		{name: "history", run: stopsOnSignal("history", runHistory), help: historyHelp},
+		{name: "report", run: stopsOnSignal("report", runReportCmd), help: reportHelp},
 		{name: "calibrate", run: runCalibrate, help: calibrateHelp},
 		{name: "k8s", run: runK8s, help: k8sHelp},
-		{name: "disk", run: runDisk, help: diskHelp},
+		{name: "disk", run: stopsOnSignal("disk", runDisk), help: diskHelp},
 		{name: "version", aliases: []string{"--version", "-version"}, run: runVersion, help: versionHelp},
 		{name: "help", aliases: []string{"-h", "--help", "-help"}, run: runHelp, help: func() string { return usage }},
 	}

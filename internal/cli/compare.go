@@ -184,6 +184,10 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return badInputf("compare: %w", err)
 	}
+	// The table is all or nothing: none once a signal is heard.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	writeStudy(env.Stdout, o.format, src.shown(o.refs, o.format == textFormat), st)
 	return nil
 }

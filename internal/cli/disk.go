@@ -157,6 +157,8 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 	case err != nil:
 		return fmt.Errorf("disk: %w", err)
 	}
+	// A baseline measured in full is kept even when a signal comes now.
+	ctx = context.WithoutCancel(ctx)
 	fmt.Fprint(env.Stdout, disk.Table(b))
 	if st != nil {
 		id, err := st.SaveDiskBaseline(ctx, b)

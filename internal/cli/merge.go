@@ -24,8 +24,11 @@ Adds up the results files of the parts of one partitioned run (load or run
 with --part I/N or --parts N) into the results of the whole: histograms
 added bucket by bucket, so the percentiles are exact; counts summed;
 intervals aligned on the parts' common start. PARTS are results files, or
-directories whose *.json files are all parts of the run. Parts of
-different runs, a part given twice or a part missing are refused. Prints
+directories whose *.json files are all parts of the run. A part killed
+mid-run left no results file: give its journal (FILE.intervals.jsonl),
+which a directory supplies by itself; the merged run is then marked
+partial. Parts of different runs, a part given twice or a part missing
+are refused. Prints
 the whole run's summary as load and run do, with the parts' start skew;
 the merged results file is a results file like any other.
 
@@ -95,6 +98,9 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 	// One part at a time: only the sums stay in memory.
 	m := results.NewMerger()
 	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		res, err := readPart(f)
 		if err != nil {
 			return err
@@ -102,11 +108,20 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 		if err := m.Add(f, res); err != nil {
 			return badInput{err}
 		}
+		if res.Partial {
+			fmt.Fprintf(env.Stderr, "mongobench: merge: warning: part %d (%s) did not finish: the merged run holds what it measured, marked partial\n", res.Extra.Part.Index, f)
+		}
 	}
 	merged, err := m.Results()
 	if err != nil {
 		return badInput{err}
 	}
+	// Past this point the outputs are written, each whole: a stop no
+	// longer cuts them short.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ctx = context.WithoutCancel(ctx)
 	if err := printMerged(env, merged); err != nil {
 		return err
 	}
@@ -148,9 +163,15 @@ func mergeInputs(args []string, out string) ([]string, error) {
 			return nil, badInputf("merge: cannot read directory %s: %w", a, err)
 		}
 		n := 0
+		names := map[string]bool{}
+		for _, e := range entries {
+			names[e.Name()] = true
+		}
 		for _, e := range entries {
 			p := filepath.Join(a, e.Name())
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			// A part killed mid-run left its journal and no results file.
+			journalOnly := strings.HasSuffix(e.Name(), results.JournalSuffix) && !names[strings.TrimSuffix(e.Name(), results.JournalSuffix)]
+			if e.IsDir() || !(strings.HasSuffix(e.Name(), ".json") || journalOnly) {
 				continue
 			}
 			if out != "" && outfile.Same(p, out) {
@@ -180,14 +201,19 @@ func mergeInputs(args []string, out string) ([]string, error) {
 	return files, nil
 }
 
-// readPart reads one part's results file.
+// readPart reads one part's results file, or the journal of a part that
+// did not finish.
 func readPart(path string) (*results.Results, error) {
 	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, badInputf("merge: cannot read results file: %w", err)
 	}
 	defer f.Close()
-	res, err := results.ReadJSON(f)
+	read := results.ReadJSON
+	if strings.HasSuffix(path, results.JournalSuffix) {
+		read = results.ReadJournal
+	}
+	res, err := read(f)
 	if err != nil {
 		return nil, badInputf("merge: %s: %w", path, err)
 	}

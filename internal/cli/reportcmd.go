@@ -174,7 +174,7 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	for _, n := range in.notes {
 		fmt.Fprintf(env.Stderr, "mongobench: report: %s\n", n)
 	}
-	if err := writeReport(o.out, &in.Input); err != nil {
+	if err := writeReport(ctx, o.out, &in.Input); err != nil {
 		return err
 	}
 	what := plural(len(in.Runs), "run")
@@ -483,8 +483,9 @@ func sentence(s string) string {
 
 // writeReport renders the page atomically: a failed render leaves
 // whatever stood at out as it was, and no half page.
-func writeReport(out string, in *htmlreport.Input) error {
-	if err := outfile.Write(out, func(w io.Writer) error { return htmlreport.Render(w, in) }); err != nil {
+// A stop ends the rendering at its next write, and leaves no page either.
+func writeReport(ctx context.Context, out string, in *htmlreport.Input) error {
+	if err := outfile.Write(out, func(w io.Writer) error { return htmlreport.Render(ctxWriter{ctx, w}, in) }); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil

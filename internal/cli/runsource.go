@@ -53,11 +53,14 @@ const refForms = "a results file, a directory, run:ID (or a bare number), label:
 // commas is several. A bare word that is both a path here and a run id or
 // label in the store is refused: it would read differently elsewhere.
 func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
+	}
 	if strings.TrimSpace(ref) == "" {
 		return nil, "", badInputf("empty run reference: expected %s", refForms)
 	}
 	if p, ok := cutPathPrefix(ref); ok {
-		runs, err := loadPath(p, ref)
+		runs, err := loadPath(ctx, p, ref)
 		return runs, "", err
 	}
 	if strings.HasPrefix(ref, store.LabelPrefix) && strings.Contains(ref, ",") && s.open(ref) == nil {
@@ -98,7 +101,7 @@ func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, strin
 		}
 		var runs []analysis.Run
 		for _, m := range matches {
-			r, err := loadPath(m, m)
+			r, err := loadPath(ctx, m, m)
 			if err != nil {
 				return nil, "", err
 			}
@@ -110,7 +113,7 @@ func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, strin
 		if statErr != nil {
 			return nil, "", badInputf("results file %s does not exist", printable.String(ref))
 		}
-		runs, err := loadPath(ref, ref)
+		runs, err := loadPath(ctx, ref, ref)
 		return runs, "", err
 	}
 	// A bare word: a path here, a run id or label in the store, or both.
@@ -124,7 +127,7 @@ func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, strin
 		return nil, "", badInputf("%q is both the %s %s here and %s in %s: say which, as %s%s or %s%s",
 			printable.String(ref), what, printable.String(ref), inStore, s.st.Path(), pathPrefixFor(what), printable.String(ref), storePrefixFor(ref), printable.String(ref))
 	case statErr == nil:
-		runs, err := loadPath(ref, ref)
+		runs, err := loadPath(ctx, ref, ref)
 		what := "the file "
 		if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
 			what = "the directory "
@@ -175,13 +178,13 @@ func storePrefixFor(ref string) string {
 
 // loadPath reads the file or directory at path; ref is how the user
 // named it.
-func loadPath(path, ref string) ([]analysis.Run, error) {
+func loadPath(ctx context.Context, path, ref string) ([]analysis.Run, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, badInputf("%s: no such file or directory: expected %s", printable.String(ref), refForms)
 	}
 	if fi.IsDir() {
-		return loadDir(path)
+		return loadDir(ctx, path)
 	}
 	r, err := loadFile(path)
 	if err != nil {
@@ -344,7 +347,7 @@ func loadFile(path string) (analysis.Run, error) {
 
 // loadDir reads every results file in dir, and the journal of each run
 // that left no results file (it was killed).
-func loadDir(dir string) ([]analysis.Run, error) {
+func loadDir(ctx context.Context, dir string) ([]analysis.Run, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, badInputf("cannot read directory: %w", err)
@@ -365,6 +368,9 @@ func loadDir(dir string) ([]analysis.Run, error) {
 			}
 		case !strings.HasSuffix(name, ".json"):
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		r, err := loadFile(filepath.Join(dir, name))
 		if err != nil {

@@ -148,14 +148,14 @@ func (w *signalAt) String() string {
 
 // TestInterruptBeforeThePhase interrupts each step that comes before a
 // phase while it waits on a server that does not answer: the command must
-// end at once with the signal's exit code and say which step it stopped,
-// not wait out the connect timeout or the operation timeout (60 s here)
-// and then fail with exit 1. The bound below only separates "at once"
-// from those 60 s on a busy machine.
+// end with the signal's exit code and say which step it stopped, not wait
+// out the connect timeout or the operation timeout and then fail with
+// exit 1. Those timeouts are an hour here: a command that waits them out
+// never ends within watchTimeout, so what decides is whether it ends, and
+// with what code and words, not how fast.
 func TestInterruptBeforeThePhase(t *testing.T) {
 	t.Parallel()
-	const bound = 20 * time.Second
-	slow := []string{"-p", "mongodb.connecttimeout=60", "-p", "optimeout=60", "--no-store"}
+	slow := []string{"-p", "mongodb.connecttimeout=3600", "-p", "optimeout=3600", "--no-store"}
 	tests := []struct {
 		name    string
 		command string // the command the server hangs in; "" = it never answers at all
@@ -211,8 +211,8 @@ func TestInterruptBeforeThePhase(t *testing.T) {
 			var code int
 			select {
 			case code = <-done:
-			case <-time.After(bound):
-				t.Fatalf("still running %s after the interrupt; stderr: %s", bound, stderr)
+			case <-time.After(watchTimeout):
+				t.Fatalf("still running %s after the interrupt; stderr: %s", watchTimeout, stderr)
 			}
 			t.Logf("ended %v after the interrupt", time.Since(sent).Round(time.Millisecond))
 			if code != tt.code {
@@ -251,8 +251,8 @@ func TestInterruptDuringPreload(t *testing.T) {
 	var code int
 	select {
 	case code = <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("still loading a minute after the interrupt; stderr: %s", stderr)
+	case <-time.After(watchTimeout):
+		t.Fatalf("still loading %s after the interrupt; stderr: %s", watchTimeout, stderr)
 	}
 	if code != ExitSIGINT {
 		t.Errorf("exit %d, want %d; stderr: %s", code, ExitSIGINT, stderr)

@@ -144,9 +144,10 @@ func TestStalledServer(t *testing.T) {
 
 // TestStalledServerEndsOnTime stalls the server for good while operations
 // may wait for it 120 s (optimeout): the phase still ends at
-// maxexecutiontime=3, cutting them short, instead of waiting them out. The
-// bound on the run's length lies far from both: a few seconds against two
-// minutes.
+// maxexecutiontime=3, cutting them short, instead of waiting them out.
+// Decided on what the run did, not on how long it took: its runner says
+// the time limit ended it, the stuck operations were cut short, and none
+// ran into its timeout (as they would have, waited out).
 func TestStalledServerEndsOnTime(t *testing.T) {
 	t.Parallel()
 	url := freshURL(t)
@@ -165,11 +166,13 @@ func TestStalledServerEndsOnTime(t *testing.T) {
 		t.Fatalf("run exit %d: %s", r.code, r.stderr)
 	}
 	s := parseSummary(t, r.stdout)
-	if ms := s.int(t, "OVERALL", "RunTime(ms)"); ms < 3_000 || ms > 30_000 {
-		t.Errorf("RunTime %d ms for maxexecutiontime=3 with operations stuck for up to 120 s", ms)
+	// The stuck operations were cut short by the time limit, not counted
+	// as failures.
+	res := readResults(t, out)
+	if res.Extra == nil || res.Extra.Runner == nil || !res.Extra.StoppedByTime {
+		t.Fatalf("the phase was not ended by maxexecutiontime: %+v", res.Extra)
 	}
-	// The stuck operations were cut short, not counted as failures.
-	if res := readResults(t, out); res.Extra == nil || res.Extra.Runner == nil || res.Extra.AbandonedAtStop == 0 {
+	if res.Extra.AbandonedAtStop == 0 {
 		t.Errorf("no operation cut short by the end of the phase, though both threads were stuck:\n%s", r.stderr)
 	}
 	if n := s.int(t, "READ", "Return=TIMEOUT") + s.int(t, "READ", "Return=ERROR"); n != 0 {

@@ -35,7 +35,16 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return badInput{err}
 	}
-	plan, err := sweep.NewPlan(o.command, props, env.Getenv("MONGOBENCH_URL"), o.dims)
+	// Planning resolves every point, which takes seconds for thousands:
+	// a signal ends it.
+	interrupt := newInterrupt(env.Interrupt)
+	defer interrupt.close()
+	planCtx, stopPlanning := stopContext(ctx, interrupt.stopped())
+	plan, err := sweep.NewPlan(planCtx, o.command, props, env.Getenv("MONGOBENCH_URL"), o.dims)
+	stopPlanning()
+	if code := interrupt.code(); code != 0 && err != nil {
+		return exitError{code, errors.New("sweep: interrupted while planning its points: nothing was run")}
+	}
 	if err != nil {
 		return badInput{err}
 	}
@@ -80,8 +89,6 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		defer srv.Close()
 		metricsSink = srv.Sink()
 	}
-	interrupt := newInterrupt(env.Interrupt)
-	defer interrupt.close()
 	a := o.benchArgs
 	s, err := sweep.Start(ctx, plan, sweep.Config{
 		Repeat: o.repeat, DiscardFirst: o.discardFirst, Reload: o.reload, OutDir: o.outDir,

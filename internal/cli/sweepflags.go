@@ -193,6 +193,9 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	if len(o.dims) == 0 && o.repeat < 2 {
 		return nil, badInputf("sweep: nothing to sweep: give --vary NAME=V1,V2,... (such as --vary threadcount=1,2,4,8) or --repeat N")
 	}
+	if _, err := sweep.CountPoints(o.dims); err != nil {
+		return nil, badInput{err}
+	}
 	return o, nil
 }
 

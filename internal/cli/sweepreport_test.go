@@ -285,7 +285,7 @@ func TestNoReloadWarning(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
-		plan, err := sweep.NewPlan(o.command, mustProps(t, o), "", o.dims)
+		plan, err := sweep.NewPlan(t.Context(), o.command, mustProps(t, o), "", o.dims)
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}

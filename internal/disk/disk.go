@@ -107,7 +107,11 @@ func Args(o Options) []string {
 	return args
 }
 
-// Measure runs fio in o.Dir and returns the baseline.
+// StopGrace is how long fio is given to stop once asked.
+const StopGrace = 5 * time.Second
+
+// Measure runs fio in o.Dir and returns the baseline; ctx's error when ctx
+// ends first.
 func Measure(ctx context.Context, o Options) (*results.DiskBaseline, error) {
 	prog := o.Fio
 	if prog == "" {
@@ -132,6 +136,11 @@ func Measure(ctx context.Context, o Options) (*results.DiskBaseline, error) {
 	fo.Dir, fo.File = sub, testFileName
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, path, Args(fo)...)
+	// A stop asks fio to stop as Ctrl-C does, so that it ends its jobs
+	// and its file is left for us to remove; one that ignores it is
+	// killed StopGrace later.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = StopGrace
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, runErr := cmd.Output()

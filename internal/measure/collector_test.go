@@ -406,47 +406,55 @@ func TestCollectorLosesNothing(t *testing.T) {
 
 // The smallest rings, 1,000 of them, fed at 500 samples per second each:
 // over twice what a client that fast reaches against a null server, since
-// its workers share two to a few dozen CPUs. Drained every drainPeriod, a
-// 64-slot ring holds more than a tenth of a second of such a worker, so
-// none may wait. Not parallel: the workers need the CPUs to keep pace.
+// its workers share two to a few dozen CPUs. A 64-slot ring holds more
+// than a tenth of a second of such a worker: drained every drainPeriod, or
+// even a tenth of a second late, none waits. Decided on the collector's
+// own steps, not on the scheduler: each round every worker records a tenth
+// of a second of samples on a fake clock, then the rings are drained once,
+// as the collector's goroutine does.
 func TestSmallRingsKeepPaceAtHighThreadCounts(t *testing.T) {
+	t.Parallel()
 	const (
 		workers = 1000
-		every   = 2 * time.Millisecond
-		lasting = 300 * time.Millisecond
+		every   = 2 * ms // 500 samples per second
+		late    = 100 * ms
+		perLate = int(late / every)
+		rounds  = 6
 	)
-	clock := NewClock()
-	c := NewCollector(Options{Interval: 50 * time.Millisecond, Threads: workers}, clock)
+	c, fc := newFakeCollector(Options{Interval: 50 * time.Millisecond, Threads: workers})
 	recs := make([]*Recorder, workers)
 	for i := range recs {
 		recs[i] = c.NewRecorder()
 	}
-	if n := len(recs[0].buf); n != minRingSize {
-		t.Fatalf("ring of %d slots at %d threads, want the smallest, %d", n, workers, minRingSize)
+	if n := len(recs[0].buf); n != minRingSize || n <= perLate {
+		t.Fatalf("ring of %d slots at %d threads, want the smallest, %d, over the %d samples of a tenth of a second", n, workers, minRingSize, perLate)
 	}
-	c.Start(nil)
-	var wg sync.WaitGroup
-	var recorded atomic.Int64
-	for _, r := range recs {
-		wg.Go(func() {
-			tick := time.NewTicker(every)
-			defer tick.Stop()
-			for end := time.Now().Add(lasting); time.Now().Before(end); <-tick.C {
-				now := clock.Now()
-				r.Record(db.Read, db.OK, now, now, now)
-				recorded.Add(1)
-			}
-		})
+	if drainPeriod > time.Duration(late) {
+		t.Fatalf("drainPeriod %v is longer than the tenth of a second a ring holds", drainPeriod)
 	}
-	wg.Wait()
+	var recorded int64
+	for round := range rounds {
+		var wg sync.WaitGroup
+		for _, r := range recs {
+			wg.Go(func() {
+				for i := range perLate {
+					end := int64(round)*late + int64(i)*every
+					r.Record(db.Read, db.OK, end, end, end)
+				}
+			})
+		}
+		wg.Wait()
+		recorded += int64(workers * perLate)
+		fc.ns.Store(int64(round+1) * late)
+		c.drainAll(fc.now())
+	}
 	s := c.Stop()
-	if s.Operations != recorded.Load() {
-		t.Errorf("Operations = %d, want %d", s.Operations, recorded.Load())
+	if s.Operations != recorded {
+		t.Errorf("Operations = %d, want %d", s.Operations, recorded)
 	}
 	if s.RecordStalls != 0 {
 		t.Errorf("%d of %d samples waited for room", s.RecordStalls, s.Operations)
 	}
-	t.Logf("%d samples from %d workers in %v", s.Operations, workers, lasting)
 }
 
 func TestRecordDoesNotAllocate(t *testing.T) {

@@ -2,6 +2,9 @@ package partition
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -88,6 +91,11 @@ const (
 	// the least: long enough for every part to see that arrival (a poll
 	// and a round trip) before the instant comes on an idle network.
 	DefaultLead = time.Second
+	// DefaultLease is how long a registration counts as alive after its
+	// part's last sign of life. A waiting part beats every Lead/4, one
+	// that measures every Lease/3; a part killed (kill -9, its machine
+	// lost) leaves a registration that lapses this long after.
+	DefaultLease = 3 * time.Second
 	// roundTrips is how many of the slowest part's round trips to the
 	// server are added to the lead: the last part still records its
 	// start, and the others read the registrations, after it arrives.
@@ -102,6 +110,15 @@ const (
 // so every part computes the same one; each then waits for it on its own
 // clock, so the parts' clocks must agree (as NTP keeps them) for their
 // starts to.
+//
+// A part counts only while it shows signs of life: a waiting part beats
+// (a counter in its registration) every Lead/4, and the others count it
+// once they have seen its counter move, so a part that died while waiting
+// is not counted however recent its registration. Each registration
+// carries a token of its process: a second process claiming a part of a
+// run, or arriving while the run measures (Hold keeps a measuring part's
+// registration alive), is a *ConflictError, and makes every waiting part
+// of the run fail with it too.
 type Barrier struct {
 	Coll  *driver.Collection
 	Clock Clock
@@ -110,8 +127,11 @@ type Barrier struct {
 	// Timeout bounds the wait for the other parts, from this part's
 	// arrival.
 	Timeout time.Duration
-	// Poll and Lead default to DefaultPoll and DefaultLead.
-	Poll, Lead time.Duration
+	// Poll, Lead and Lease default to DefaultPoll, DefaultLead and
+	// DefaultLease.
+	Poll, Lead, Lease time.Duration
+
+	token string // this process's, in its registration
 }
 
 // registration is a part's document in the coordination collection.
@@ -128,10 +148,18 @@ type registration struct {
 	// StartAt is set once the part has seen every part arrive: the
 	// instant it starts at.
 	StartAt int64 `bson:"start_at_ns"`
+	// Token names the process that registered; Beat counts its signs of
+	// life, Seen is the last one on its clock.
+	Token string `bson:"token"`
+	Beat  int64  `bson:"beat"`
+	Seen  int64  `bson:"seen_ns"`
+	// Conflict, on the run's conflict document (Part -1), says why the
+	// run cannot go on: every part that reads it stops.
+	Conflict string `bson:"conflict,omitempty"`
 }
 
 // MissingError is the barrier's time running out: the parts that never
-// arrived.
+// arrived, or stopped showing signs of life.
 type MissingError struct {
 	RunID   string
 	Count   int
@@ -148,42 +176,116 @@ func (e *MissingError) Error() string {
 	if len(names) > 1 {
 		what = "parts " + strings.Join(names, ", ") + " of " + strconv.Itoa(e.Count) + " did"
 	}
-	return fmt.Sprintf("%s not arrive within --barrier-timeout %s (run %q): each part waits for all before it measures", what, e.Timeout, e.RunID)
+	return fmt.Sprintf("%s not arrive within --barrier-timeout %s (run %q), or stopped answering while waiting: each part waits for all before it measures", what, e.Timeout, e.RunID)
 }
 
-// Wait registers this part and returns the instant every part of the
-// run starts at, once all have arrived; a *MissingError when some have
-// not within Timeout.
-func (b *Barrier) Wait(ctx context.Context) (time.Time, error) {
-	poll, lead := b.Poll, b.Lead
+// ConflictError is another process under the same run id: two runs
+// started with one --run-id, or a part started twice.
+type ConflictError struct {
+	RunID  string
+	Reason string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("run %q: %s: two runs under one --run-id, or a part started twice; give each run its own --run-id", e.RunID, e.Reason)
+}
+
+func (b *Barrier) timing() (poll, lead, lease time.Duration) {
+	poll, lead, lease = b.Poll, b.Lead, b.Lease
 	if poll <= 0 {
 		poll = DefaultPoll
 	}
 	if lead <= 0 {
 		lead = DefaultLead
 	}
+	if lease <= 0 {
+		lease = DefaultLease
+	}
+	return poll, lead, lease
+}
+
+func (b *Barrier) id() string { return b.RunID + "/" + strconv.Itoa(b.Part.Index) }
+
+// conflictID is the _id of the run's conflict document.
+func (b *Barrier) conflictID() string { return b.RunID + "/conflict" }
+
+// Wait registers this part and returns the instant every part of the
+// run starts at, once all have arrived; a *MissingError when some have
+// not within Timeout, a *ConflictError when another process claims the
+// run. A part that does not pass leaves no registration behind, unless it
+// is killed, and then its registration lapses.
+func (b *Barrier) Wait(ctx context.Context) (_ time.Time, err error) {
+	poll, lead, lease := b.timing()
 	if b.Part.Whole() {
 		return b.Clock.Now(), nil
 	}
-	// Registrations of an earlier run under the same id whose start has
-	// passed are that run's, finished: they must not let this one pass.
+	tok := make([]byte, 8)
+	_, _ = rand.Read(tok)
+	b.token = hex.EncodeToString(tok)
+
+	// Registrations without a sign of life for a lease are of parts
+	// that ended (killed, or finished without cleaning up): they neither
+	// count nor conflict.
 	sent := b.Clock.Now()
-	if _, err := b.Coll.DeleteMany(ctx, bson.D{
-		{Key: "run", Value: b.RunID},
-		{Key: "start_at_ns", Value: bson.D{{Key: "$gt", Value: 0}, {Key: "$lt", Value: sent.UnixNano()}}},
-	}); err != nil {
+	if _, err := b.Coll.DeleteMany(ctx, bson.D{{Key: "run", Value: b.RunID}, {Key: "$or", Value: bson.A{
+		bson.D{{Key: "seen_ns", Value: bson.D{{Key: "$lt", Value: sent.Add(-lease).UnixNano()}}}},
+		bson.D{{Key: "seen_ns", Value: bson.D{{Key: "$exists", Value: false}}}},
+	}}}); err != nil {
 		return time.Time{}, fmt.Errorf("barrier: clearing run %q's old registrations in %s: %w", b.RunID, Collection, err)
 	}
-	arrived := b.Clock.Now()
-	me := registration{ID: b.RunID + "/" + strconv.Itoa(b.Part.Index), Run: b.RunID, Part: b.Part.Index,
-		Parts: b.Part.Count, Arrived: arrived.UnixNano(), RoundTrip: int64(arrived.Sub(sent))}
-	if _, err := b.Coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: me.ID}}, me, options.Replace().SetUpsert(true)); err != nil {
-		return time.Time{}, fmt.Errorf("barrier: registering part %s in %s: %w", b.Part, Collection, err)
+	live, err := b.arrivals(ctx, 0)
+	if err != nil {
+		return time.Time{}, err
 	}
+	for _, r := range live {
+		switch {
+		case r.Conflict != "":
+			return time.Time{}, &ConflictError{RunID: b.RunID, Reason: r.Conflict}
+		case r.StartAt > 0:
+			return time.Time{}, &ConflictError{RunID: b.RunID, Reason: fmt.Sprintf("part %d passed its barrier for a start at %s and still runs (its last sign of life %s ago)",
+				r.Part, time.Unix(0, r.StartAt).UTC().Format(time.RFC3339Nano), sent.Sub(time.Unix(0, r.Seen)).Round(time.Millisecond))}
+		}
+	}
+	arrived := b.Clock.Now()
+	me := registration{ID: b.id(), Run: b.RunID, Part: b.Part.Index, Parts: b.Part.Count,
+		Arrived: arrived.UnixNano(), RoundTrip: int64(arrived.Sub(sent)), Token: b.token, Seen: arrived.UnixNano()}
+	if _, err := b.Coll.InsertOne(ctx, me); err != nil {
+		if !driver.IsDuplicateKeyError(err) {
+			return time.Time{}, fmt.Errorf("barrier: registering part %s in %s: %w", b.Part, Collection, err)
+		}
+		reason := fmt.Sprintf("part %d is already registered by another process", b.Part.Index)
+		var other registration
+		if b.Coll.FindOne(ctx, bson.D{{Key: "_id", Value: me.ID}}).Decode(&other) == nil {
+			reason += fmt.Sprintf(" (its last sign of life %s ago; a killed part's lapses after %s)", arrived.Sub(time.Unix(0, other.Seen)).Round(time.Millisecond), lease)
+		}
+		return time.Time{}, b.conflict(ctx, reason)
+	}
+	defer func() {
+		if err != nil {
+			b.deregister(ctx)
+		}
+	}()
+
 	// Arrivals before this part's by more than the timeout are left over
 	// from a run that timed out: its parts waited no longer than that.
 	oldest := arrived.Add(-b.Timeout).UnixNano()
+	beatEvery := lead / 4
+	type sighting struct {
+		token string
+		beat  int64
+		at    time.Time // on this part's clock, when the beat was last seen to move
+		moved bool
+	}
+	seen := map[string]*sighting{}
+	lastBeat := arrived
 	for {
+		now := b.Clock.Now()
+		if now.Sub(lastBeat) >= beatEvery {
+			if err := b.beat(ctx, now); err != nil {
+				return time.Time{}, err
+			}
+			lastBeat = now
+		}
 		regs, err := b.arrivals(ctx, oldest)
 		if err != nil {
 			return time.Time{}, err
@@ -191,12 +293,37 @@ func (b *Barrier) Wait(ctx context.Context) (time.Time, error) {
 		present := make([]bool, b.Part.Count)
 		var last, slowest int64
 		for _, r := range regs {
+			if r.Conflict != "" {
+				return time.Time{}, &ConflictError{RunID: b.RunID, Reason: r.Conflict}
+			}
 			if r.Parts != b.Part.Count {
 				return time.Time{}, fmt.Errorf("barrier: part %d of run %q registered as one of %d parts, this part as one of %d: give every part the same --parts (or a new --run-id)", r.Part, b.RunID, r.Parts, b.Part.Count)
 			}
-			if r.Part >= 0 && r.Part < b.Part.Count {
-				present[r.Part] = true
+			alive := false
+			switch {
+			case r.ID == me.ID:
+				if r.Token != b.token {
+					return time.Time{}, b.conflict(ctx, fmt.Sprintf("part %d's registration was taken over by another process", b.Part.Index))
+				}
+				alive = true
+			case r.StartAt > 0:
+				// It saw every part, this one among them: it is measuring.
+				alive = true
+			default:
+				s := seen[r.ID]
+				if s == nil || s.token != r.Token || s.beat != r.Beat {
+					// Moved since an earlier look: alive now. A first look
+					// proves nothing, as a dead part's registration looks
+					// the same.
+					seen[r.ID] = &sighting{token: r.Token, beat: r.Beat, at: now, moved: s != nil && s.token == r.Token}
+				}
+				s = seen[r.ID]
+				alive = s.moved && now.Sub(s.at) < lease
 			}
+			if !alive || r.Part < 0 || r.Part >= b.Part.Count {
+				continue
+			}
+			present[r.Part] = true
 			last = max(last, r.Arrived)
 			slowest = max(slowest, r.RoundTrip)
 		}
@@ -208,18 +335,80 @@ func (b *Barrier) Wait(ctx context.Context) (time.Time, error) {
 		}
 		if len(missing) == 0 {
 			start := time.Unix(0, last).Add(lead + roundTrips*time.Duration(slowest))
-			if _, err := b.Coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: me.ID}},
-				bson.D{{Key: "$set", Value: bson.D{{Key: "start_at_ns", Value: start.UnixNano()}}}}); err != nil {
+			res, err := b.Coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: me.ID}, {Key: "token", Value: b.token}},
+				bson.D{{Key: "$set", Value: bson.D{{Key: "start_at_ns", Value: start.UnixNano()}, {Key: "seen_ns", Value: now.UnixNano()}}}})
+			if err != nil {
 				return time.Time{}, fmt.Errorf("barrier: recording part %s's start in %s: %w", b.Part, Collection, err)
+			}
+			if res.MatchedCount == 0 {
+				return time.Time{}, b.conflict(ctx, fmt.Sprintf("part %d's registration was taken over or removed by another process", b.Part.Index))
 			}
 			return start, nil
 		}
-		if b.Clock.Now().Sub(arrived) >= b.Timeout {
+		if now.Sub(arrived) >= b.Timeout {
 			return time.Time{}, &MissingError{RunID: b.RunID, Count: b.Part.Count, Missing: missing, Timeout: b.Timeout}
 		}
 		if err := b.Clock.Sleep(ctx, poll); err != nil {
 			return time.Time{}, fmt.Errorf("barrier: waiting for the other parts: %w", err)
 		}
+	}
+}
+
+// beat shows this part alive: its counter moves and its last sign of
+// life is now. Its registration gone or another's is a conflict.
+func (b *Barrier) beat(ctx context.Context, now time.Time) error {
+	res, err := b.Coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: b.id()}, {Key: "token", Value: b.token}},
+		bson.D{{Key: "$inc", Value: bson.D{{Key: "beat", Value: 1}}}, {Key: "$set", Value: bson.D{{Key: "seen_ns", Value: now.UnixNano()}}}})
+	if err != nil {
+		return fmt.Errorf("barrier: renewing part %s's registration in %s: %w", b.Part, Collection, err)
+	}
+	if res.MatchedCount == 0 {
+		return b.conflict(ctx, fmt.Sprintf("part %d's registration was taken over or removed by another process", b.Part.Index))
+	}
+	return nil
+}
+
+// conflict records reason in the run's conflict document, which stops
+// every part of the run that reads it, and returns it as the error.
+func (b *Barrier) conflict(ctx context.Context, reason string) error {
+	now := b.Clock.Now().UnixNano()
+	_, _ = b.Coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: b.conflictID()}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "run", Value: b.RunID}, {Key: "part", Value: -1}, {Key: "parts", Value: b.Part.Count},
+			{Key: "arrived_ns", Value: now}, {Key: "seen_ns", Value: now}, {Key: "conflict", Value: reason}}}},
+		options.UpdateOne().SetUpsert(true))
+	return &ConflictError{RunID: b.RunID, Reason: reason}
+}
+
+// deregister removes this part's registration, even when ctx has ended
+// (a signal stopped the wait): a part that left must not be counted.
+func (b *Barrier) deregister(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_, _ = b.Coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: b.id()}, {Key: "token", Value: b.token}})
+}
+
+// Hold keeps this part's registration alive while it measures, so that a
+// run started under the same id meanwhile is refused; release stops that
+// and removes the registration. Only after Wait passed.
+func (b *Barrier) Hold(ctx context.Context) (release func()) {
+	if b.token == "" {
+		return func() {}
+	}
+	_, _, lease := b.timing()
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for b.Clock.Sleep(ctx, lease/3) == nil {
+			// A failed beat only lets the registration lapse early.
+			_, _ = b.Coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: b.id()}, {Key: "token", Value: b.token}},
+				bson.D{{Key: "$inc", Value: bson.D{{Key: "beat", Value: 1}}}, {Key: "$set", Value: bson.D{{Key: "seen_ns", Value: b.Clock.Now().UnixNano()}}}})
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		b.deregister(ctx)
 	}
 }
 
@@ -234,4 +423,10 @@ func (b *Barrier) arrivals(ctx context.Context, oldest int64) ([]registration, e
 		return nil, fmt.Errorf("barrier: reading the parts of run %q from %s: %w", b.RunID, Collection, err)
 	}
 	return regs, nil
+}
+
+// IsConflict says whether err is another process under the same run id.
+func IsConflict(err error) bool {
+	var c *ConflictError
+	return errors.As(err, &c)
 }

@@ -54,6 +54,9 @@ type journalLine struct {
 	Phase         string            `json:"phase,omitempty"`
 	Config        map[string]string `json:"config,omitempty"`
 	Start         *time.Time        `json:"start,omitempty"`
+	// Part is the header's: which part of a partitioned run this is, so
+	// that the journal of a part killed mid-run can still be merged.
+	Part *Part `json:"part,omitempty"`
 
 	// interval: offsets in ns on the run's clock, whose zero is Start.
 	// metrics: Index and Metrics.
@@ -82,8 +85,12 @@ func CreateJournal(path string, meta Meta, clock measure.Clock) (*Journal, error
 	j.enc = json.NewEncoder(j.w)
 	start := clock.StartTime().UTC()
 	tool := meta.Tool
+	var part *Part
+	if meta.Extra != nil {
+		part = meta.Extra.Part
+	}
 	if err := j.write(journalLine{Type: "header", FormatVersion: FormatVersion, Tool: &tool, Command: meta.Command,
-		Label: meta.Label, Phase: meta.Phase, Config: meta.Config, Start: &start}); err != nil {
+		Label: meta.Label, Phase: meta.Phase, Config: meta.Config, Start: &start, Part: part}); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -284,6 +291,12 @@ func ReadJournal(r io.Reader) (*Results, error) {
 		meta.Tool = *header.Tool
 	}
 	meta.Extra = metricsSeries(byIndex, sum.Intervals, *header.Start)
+	if header.Part != nil {
+		if meta.Extra == nil {
+			meta.Extra = &Extra{}
+		}
+		meta.Extra.Part = header.Part
+	}
 	res, err := NewResults(sum, meta)
 	if err != nil {
 		return nil, err

@@ -105,8 +105,19 @@ func utilization(cpu, wall time.Duration, allowed float64) float64 {
 	return cpu.Seconds() / (wall.Seconds() * allowed)
 }
 
+// sources are where a probe reads the time, its CPU time and its wait for
+// a CPU: the system's, or a test's.
+type sources struct {
+	now  func() time.Time
+	cpu  func() cpuTimes
+	wait func() (time.Duration, bool)
+}
+
+var system = sources{now: time.Now, cpu: readCPUTimes, wait: runQueueWait}
+
 // Probe measures the process from Start to Stop.
 type Probe struct {
+	src      sources
 	start    time.Time
 	cpu0     cpuTimes
 	wait0    time.Duration
@@ -121,12 +132,14 @@ type Probe struct {
 
 // Start starts measuring now. It costs two system calls and a few small
 // file reads; nothing runs until Stop.
-func Start() *Probe {
-	p := &Probe{limits: ReadLimits()}
+func Start() *Probe { return startWith(system) }
+
+func startWith(src sources) *Probe {
+	p := &Probe{src: src, limits: ReadLimits()}
 	p.notePeak(currentRSS())
-	p.cpu0 = readCPUTimes()
-	p.wait0, p.waitOK = runQueueWait()
-	p.start = time.Now()
+	p.cpu0 = src.cpu()
+	p.wait0, p.waitOK = src.wait()
+	p.start = src.now()
 	return p
 }
 
@@ -169,9 +182,9 @@ func (p *Probe) notePeak(rss int64) {
 // same usage.
 func (p *Probe) Stop() Usage {
 	p.stopOnce.Do(func() {
-		wall := time.Since(p.start)
-		cpu1 := readCPUTimes()
-		wait1, waitOK := runQueueWait()
+		wall := p.src.now().Sub(p.start)
+		cpu1 := p.src.cpu()
+		wait1, waitOK := p.src.wait()
 		if p.stopReq != nil {
 			close(p.stopReq)
 			<-p.done

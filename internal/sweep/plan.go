@@ -7,6 +7,7 @@
 package sweep
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -106,12 +107,72 @@ type Plan struct {
 	shown  map[string]map[string]string
 }
 
+// MaxPoints bounds the points of a sweep's matrix. Every point is resolved
+// and held before the first runs, so a matrix of a few long --vary lists
+// (4 properties of 20 values: 160,000 points) would take gigabytes and
+// many seconds before anything ran; 10,000 points of a minute each are
+// already a week of measuring.
+const MaxPoints = 10_000
+
+// TooManyPointsError is a matrix of more points than MaxPoints.
+type TooManyPointsError struct {
+	// Points is the matrix's size, or a lower bound of it when Overflow:
+	// the product grew past what an int holds.
+	Points   int
+	Overflow bool
+	Dims     []Dim
+}
+
+func (e *TooManyPointsError) Error() string {
+	sizes := make([]string, 0, len(e.Dims))
+	for _, d := range e.Dims {
+		if !d.Auto {
+			sizes = append(sizes, fmt.Sprint(len(d.Values)))
+		}
+	}
+	count := fmt.Sprint(e.Points)
+	if e.Overflow {
+		count = "more than " + count
+	}
+	return fmt.Sprintf("sweep: --vary makes a matrix of %s points (%s values), more than the %d a sweep may plan: vary fewer properties or fewer values",
+		count, strings.Join(sizes, " × "), MaxPoints)
+}
+
+// CountPoints is the number of points of the matrix dims make (the
+// product of their numbers of values; an automatic dimension counts its
+// first point only), from the dimensions' sizes alone, so that a matrix
+// too large is refused before any point is built: a *TooManyPointsError
+// past MaxPoints.
+func CountPoints(dims []Dim) (int, error) {
+	const maxInt = int(^uint(0) >> 1)
+	n, overflow := 1, false
+	for _, d := range dims {
+		if d.Auto || len(d.Values) == 0 {
+			continue
+		}
+		if len(d.Values) > maxInt/n {
+			overflow = true
+			break
+		}
+		n *= len(d.Values)
+	}
+	if overflow || n > MaxPoints {
+		return 0, &TooManyPointsError{Points: n, Overflow: overflow, Dims: dims}
+	}
+	return n, nil
+}
+
 // NewPlan lists the series and points of a sweep of command over props
 // (the sweep's own properties, before any point's values), in running
 // order, and resolves every point. envURL stands in for a missing
 // mongodb.url, as $MONGOBENCH_URL does. Errors are bench.InputErrors
-// naming the point.
-func NewPlan(command string, props *workload.Properties, envURL string, dims []Dim) (*Plan, error) {
+// naming the point, a *TooManyPointsError before any point is built, or
+// ctx's error when it ends first (planning thousands of points takes
+// seconds).
+func NewPlan(ctx context.Context, command string, props *workload.Properties, envURL string, dims []Dim) (*Plan, error) {
+	if _, err := CountPoints(dims); err != nil {
+		return nil, err
+	}
 	pl := &Plan{Command: command, Props: props, EnvURL: envURL, Dims: dims}
 	for _, d := range dims {
 		for _, n := range d.Names() {
@@ -142,6 +203,9 @@ func NewPlan(command string, props *workload.Properties, envURL string, dims []D
 	}
 	n := 0
 	for _, c := range combos {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		sr := &Series{Fixed: c, Label: pl.label(c)}
 		switch {
 		case inner == nil:
@@ -160,6 +224,9 @@ func NewPlan(command string, props *workload.Properties, envURL string, dims []D
 			pl.Points = append(pl.Points, p)
 		default:
 			for _, v := range inner.Values {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
 				p, err := pl.Point(inner.With(c, v))
 				if err != nil {
 					return nil, err

@@ -65,7 +65,7 @@ func (r *recorder) count(prefix string) int {
 // sweepOf plans and starts a sweep into a directory of the test's own.
 func sweepOf(t *testing.T, command string, dims []Dim, cfg Config, lines ...string) (*Sweep, *recorder) {
 	t.Helper()
-	plan, err := NewPlan(command, props(t, command, lines...), "", dims)
+	plan, err := NewPlan(t.Context(), command, props(t, command, lines...), "", dims)
 	if err != nil {
 		t.Fatal(err)
 	}
