@@ -47,10 +47,10 @@ for s in $(seq 1 "$STUDIES"); do
       exit 1
     }
   done
-  "$MONGOBENCH" compare v1 v2 v3 --store "$store" >"$dir/compare.txt" 2>"$dir/compare.err"
-  "$MONGOBENCH" report v1 v2 v3 --store "$store" -o "$dir/report.html" 2>"$dir/report.err"
+  "$MONGOBENCH" compare label:v1 label:v2 label:v3 --store "$store" >"$dir/compare.txt" 2>"$dir/compare.err"
+  "$MONGOBENCH" report label:v1 label:v2 label:v3 --store "$store" -o "$dir/report.html" 2>"$dir/report.err"
   stated=$(cat "$dir/compare.txt" "$dir/report.html" | grep -oE "$findings" | sort | uniq -c | tr -s ' ' | paste -sd ';' - || true)
-  k=$(grep -oE '<p class="finding">v[123]: knee: [^<]*' "$dir/report.html" | wc -l)
+  k=$(grep -cE '<p class="finding">v[123]: knee: ' "$dir/report.html" || true)
   knees=$((knees + k))
   if [ -n "$stated" ]; then
     false_findings=$((false_findings + 1))
