@@ -248,18 +248,74 @@ func joinList(xs []string) string {
 }
 
 func build(in *Input) (*page, error) {
+	if err := checkInput(in); err != nil {
+		return nil, err
+	}
+	p := &page{CSS: template.CSS(styleSheet)}
+	p.header(in)
+	// What makes the comparisons unsound comes before any figure.
+	p.Banners = append(p.Banners, in.Warnings...)
+	names := runNames(in.Runs, in.RunIDs)
+	anchors := runAnchors(in.Runs, in.RunIDs)
+	diags := make([]*results.Diagnosis, len(in.Runs))
+	for i, r := range in.Runs {
+		diags[i] = runDiagnosis(r, in.DiskBaselines)
+	}
+	p.runsTable(in.Runs, names, anchors, diags)
+	// The page reads as a write-up does: the conclusion, the charts that
+	// support it, the detail per point, and the runs and their
+	// configuration last, for whoever checks the figures.
+	if p.Conclusion = buildConclusion(in); p.Conclusion != nil {
+		p.Nav = append(p.Nav, navItem{"conclusion", "Conclusion"})
+	}
+	if p.RanOn = buildRanOn(in.RanOn); p.RanOn != nil {
+		p.Nav = append(p.Nav, navItem{"ran-on", "Ran on"})
+	}
+	if in.Study != nil && len(in.Study.Series) > 0 {
+		p.Study = buildStudy(in.Study)
+		p.Nav = append(p.Nav, navItem{"study", p.Study.Nav})
+	}
+	if len(in.Configurations) > 1 {
+		p.configurations(in.Configurations, in.Alpha)
+	}
+	if in.Sweep != nil {
+		p.Sweep = buildSweep(in.Sweep)
+		p.Nav = append(p.Nav, navItem{"sweep", "Sweep"})
+	}
+	p.comparisons(in)
+	if len(in.Runs) > 0 {
+		p.Nav = append(p.Nav, navItem{"runs", "Runs"})
+		p.Config = buildConfig(in.Runs, names)
+		p.Nav = append(p.Nav, navItem{"config", "Configuration"})
+	}
+	for i, r := range in.Runs {
+		rv := buildRun(anchors[i], r, names[i])
+		rv.Diagnosis = buildDiagnosis(r, diags[i], in.DiskBaselines)
+		rv.Open = len(in.Runs) == 1
+		p.Runs = append(p.Runs, rv)
+	}
+	return p, nil
+}
+
+// checkInput refuses an input with nothing to report.
+func checkInput(in *Input) error {
 	if in == nil {
-		return nil, errors.New("report: no input")
+		return errors.New("report: no input")
 	}
 	if len(in.Runs) == 0 && in.Sweep == nil && len(in.comparisons()) == 0 {
-		return nil, errors.New("report: nothing to report: no runs, sweep or comparison")
+		return errors.New("report: nothing to report: no runs, sweep or comparison")
 	}
 	for i, r := range in.Runs {
 		if r == nil {
-			return nil, fmt.Errorf("report: run %d is nil", i+1)
+			return fmt.Errorf("report: run %d is nil", i+1)
 		}
 	}
-	p := &page{CSS: template.CSS(styleSheet)}
+	return nil
+}
+
+// header sets the page's title, when and by what it was made, and from
+// how many files.
+func (p *page) header(in *Input) {
 	gen := in.Generated
 	if gen.IsZero() {
 		gen = time.Now()
@@ -284,19 +340,16 @@ func build(in *Input) (*page, error) {
 	default:
 		p.Source = formatInt(int64(n)) + " results files"
 	}
+}
 
-	// What makes the comparisons unsound comes before any figure.
-	p.Banners = append(p.Banners, in.Warnings...)
-	names, labels := runNames(in.Runs, in.RunIDs), labelCounts(in.Runs)
-	anchors := runAnchors(in.Runs, in.RunIDs)
-	diags := make([]*results.Diagnosis, len(in.Runs))
-	for i, r := range in.Runs {
-		diags[i] = runDiagnosis(r, in.DiskBaselines)
-	}
-	for i, r := range in.Runs {
-		id := anchors[i]
+// runsTable lists the runs, one row each, and raises the banners of the
+// runs whose figures need a warning: cut short, found nothing, limited by
+// something else than the server.
+func (p *page) runsTable(runs []*results.Results, names, anchors []string, diags []*results.Diagnosis) {
+	labels := labelCounts(runs)
+	for i, r := range runs {
 		p.RunRows = append(p.RunRows, runRow{
-			ID: id, Name: names[i], Label: r.Label, Phase: r.Phase, Limit: limitCell(diags[i]),
+			ID: anchors[i], Name: names[i], Label: r.Label, Phase: r.Phase, Limit: limitCell(diags[i]),
 			Start:      r.Start.UTC().Format("2006-01-02 15:04:05"),
 			Duration:   formatSeconds(float64(r.RuntimeMs) / 1000),
 			Operations: formatInt(r.Operations),
@@ -314,48 +367,36 @@ func build(in *Input) (*page, error) {
 		}
 	}
 	p.Banners = append(p.Banners, verdictBanners(diags, names)...)
-	// The page reads as a write-up does: the conclusion, the charts that
-	// support it, the detail per point, and the runs and their
-	// configuration last, for whoever checks the figures.
-	if p.Conclusion = buildConclusion(in); p.Conclusion != nil {
-		p.Nav = append(p.Nav, navItem{"conclusion", "Conclusion"})
+}
+
+// configurations adds what several configurations' single runs and sizes
+// show, and says it with the conclusion, as the 004 report's slides put it.
+func (p *page) configurations(cs []Configuration, alpha float64) {
+	p.Sizes = sizesTable(cs)
+	if p.Tasks = buildTasks(cs, alpha); p.Tasks != nil {
+		p.Nav = append(p.Nav, navItem{"tasks", "Single runs"})
 	}
-	if p.RanOn = buildRanOn(in.RanOn); p.RanOn != nil {
-		p.Nav = append(p.Nav, navItem{"ran-on", "Ran on"})
+	var findings []string
+	if p.Tasks != nil {
+		findings = append(findings, p.Tasks.Figure.Sentence)
 	}
-	if in.Study != nil && len(in.Study.Series) > 0 {
-		p.Study = buildStudy(in.Study)
-		p.Nav = append(p.Nav, navItem{"study", p.Study.Nav})
+	if f := sizesFinding(cs); f != "" {
+		findings = append(findings, f)
 	}
-	if len(in.Configurations) > 1 {
-		p.Sizes = sizesTable(in.Configurations)
-		if p.Tasks = buildTasks(in.Configurations, in.Alpha); p.Tasks != nil {
-			p.Nav = append(p.Nav, navItem{"tasks", "Single runs"})
-		}
-		// What the configurations' single runs and sizes say belongs with
-		// the conclusion, as the 004 report's slides put it.
-		var findings []string
-		if p.Tasks != nil {
-			findings = append(findings, p.Tasks.Figure.Sentence)
-		}
-		if f := sizesFinding(in.Configurations); f != "" {
-			findings = append(findings, f)
-		}
-		if len(findings) > 0 {
-			if p.Conclusion == nil {
-				p.Conclusion = &conclusionView{}
-				p.Nav = append([]navItem{{"conclusion", "Conclusion"}}, p.Nav...)
-			}
-			p.Conclusion.Findings = append(p.Conclusion.Findings, findings...)
-		}
+	if len(findings) == 0 {
+		return
 	}
-	if in.Sweep != nil {
-		p.Sweep = buildSweep(in.Sweep)
-		p.Nav = append(p.Nav, navItem{"sweep", "Sweep"})
+	if p.Conclusion == nil {
+		p.Conclusion = &conclusionView{}
+		p.Nav = append([]navItem{{"conclusion", "Conclusion"}}, p.Nav...)
 	}
+	p.Conclusion.Findings = append(p.Conclusion.Findings, findings...)
+}
+
+// comparisons adds each comparison's section. With the overlays drawn,
+// bars per point would repeat them: the comparison is then its table.
+func (p *page) comparisons(in *Input) {
 	for i, c := range in.comparisons() {
-		// With the overlays drawn, bars per point would repeat them: the
-		// comparison is then its table.
 		cv := buildComparison(c, p.Study == nil, rateUnitOf(in.Runs))
 		cv.ID = "comparison"
 		if i > 0 {
@@ -367,18 +408,6 @@ func build(in *Input) (*page, error) {
 		p.Comparisons = append(p.Comparisons, cv)
 		p.Nav = append(p.Nav, navItem{cv.ID, capitalize(cv.B) + " against " + cv.A})
 	}
-	if len(in.Runs) > 0 {
-		p.Nav = append(p.Nav, navItem{"runs", "Runs"})
-		p.Config = buildConfig(in.Runs, names)
-		p.Nav = append(p.Nav, navItem{"config", "Configuration"})
-	}
-	for i, r := range in.Runs {
-		rv := buildRun(anchors[i], r, names[i])
-		rv.Diagnosis = buildDiagnosis(r, diags[i], in.DiskBaselines)
-		rv.Open = len(in.Runs) == 1
-		p.Runs = append(p.Runs, rv)
-	}
-	return p, nil
 }
 
 func defaultTitle(in *Input) string {
