@@ -175,20 +175,9 @@ func statusMap(counts *[db.NumOps][db.NumStatuses]int64) map[string]map[string]i
 func ReadJournal(r io.Reader) (*Results, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	var (
-		header  *journalLine
-		ended   bool
-		partial bool
-		sum     = &measure.Summary{}
-		byName  = map[string]*measure.Measurement{}
-		order   []string
-		lineNo  int
-		firstNs int64 = -1
-		// metrics holds the intervals' metrics by index.
-		byIndex = map[int]*metrics.IntervalMetrics{}
-	)
+	jr := &journalReader{sum: &measure.Summary{}, byName: map[string]*measure.Measurement{}, firstNs: -1, byIndex: map[int]*metrics.IntervalMetrics{}}
 	for sc.Scan() {
-		lineNo++
+		jr.lineNo++
 		var l journalLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			// A run killed mid-write leaves a torn last line: keep what
@@ -196,76 +185,120 @@ func ReadJournal(r io.Reader) (*Results, error) {
 			if !sc.Scan() {
 				break
 			}
-			return nil, fmt.Errorf("journal line %d: %w", lineNo, err)
+			return nil, fmt.Errorf("journal line %d: %w", jr.lineNo, err)
 		}
-		switch l.Type {
-		case "header":
-			if l.FormatVersion < oldestFormatVersion || l.FormatVersion > FormatVersion {
-				return nil, fmt.Errorf("journal: format_version %d is not supported (want %d to %d)", l.FormatVersion, oldestFormatVersion, FormatVersion)
-			}
-			h := l
-			header = &h
-		case "interval":
-			if header == nil {
-				return nil, errors.New("journal: interval before the header line")
-			}
-			if firstNs < 0 {
-				firstNs = l.StartNs
-			}
-			stats := measure.IntervalStats{Index: l.Index, StartNs: l.StartNs, EndNs: l.EndNs, Operations: l.Operations}
-			if d := l.EndNs - l.StartNs; d > 0 {
-				stats.OpsPerSec = float64(l.Operations) / (float64(d) / 1e9)
-			}
-			for _, mr := range l.Measurements {
-				op, ok := db.ParseOp(mr.Op)
-				if !ok {
-					return nil, fmt.Errorf("journal line %d: unknown operation %q", lineNo, mr.Op)
-				}
-				m := byName[mr.Name]
-				if m == nil {
-					m = &measure.Measurement{Name: mr.Name, Op: op, Failed: mr.Failed}
-					byName[mr.Name] = m
-					order = append(order, mr.Name)
-				}
-				ms := measure.MeasurementStats{Name: mr.Name, Op: op, Failed: mr.Failed}
-				var err error
-				if ms.Service, err = addJournalHistogram(&m.Service, mr.Service); err != nil {
-					return nil, fmt.Errorf("journal line %d: %s: %w", lineNo, mr.Name, err)
-				}
-				if ms.Intended, err = addJournalHistogram(&m.Intended, mr.Intended); err != nil {
-					return nil, fmt.Errorf("journal line %d: %s: %w", lineNo, mr.Name, err)
-				}
-				stats.Measurements = append(stats.Measurements, ms)
-			}
-			for opName, counts := range l.Status {
-				op, ok := db.ParseOp(opName)
-				if !ok {
-					return nil, fmt.Errorf("journal line %d: unknown operation %q", lineNo, opName)
-				}
-				for stName, n := range counts {
-					st, ok := db.ParseStatus(stName)
-					if !ok {
-						return nil, fmt.Errorf("journal line %d: unknown status %q", lineNo, stName)
-					}
-					sum.Status[op][st] += n
-				}
-			}
-			sum.Operations += l.Operations
-			sum.EndNs = l.EndNs
-			sum.Intervals = append(sum.Intervals, stats)
-		case "metrics":
-			var m metrics.IntervalMetrics
-			if err := json.Unmarshal(l.Metrics, &m); err != nil {
-				return nil, fmt.Errorf("journal line %d: metrics: %w", lineNo, err)
-			}
-			byIndex[l.Index] = &m
-		case "end":
-			ended, partial = true, l.Partial
+		if err := jr.line(&l); err != nil {
+			return nil, err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read journal: %w", err)
 	}
+	return jr.results()
+}
+
+// journalReader is what ReadJournal has read so far.
+type journalReader struct {
+	header         *journalLine
+	ended, partial bool
+	sum            *measure.Summary
+	byName         map[string]*measure.Measurement
+	order          []string
+	lineNo         int
+	firstNs        int64
+	// byIndex holds the intervals' metrics by index.
+	byIndex map[int]*metrics.IntervalMetrics
+}
+
+// line takes one line of the journal.
+func (jr *journalReader) line(l *journalLine) error {
+	switch l.Type {
+	case "header":
+		if l.FormatVersion < oldestFormatVersion || l.FormatVersion > FormatVersion {
+			return fmt.Errorf("journal: format_version %d is not supported (want %d to %d)", l.FormatVersion, oldestFormatVersion, FormatVersion)
+		}
+		h := *l
+		jr.header = &h
+	case "interval":
+		return jr.interval(l)
+	case "metrics":
+		var m metrics.IntervalMetrics
+		if err := json.Unmarshal(l.Metrics, &m); err != nil {
+			return fmt.Errorf("journal line %d: metrics: %w", jr.lineNo, err)
+		}
+		jr.byIndex[l.Index] = &m
+	case "end":
+		jr.ended, jr.partial = true, l.Partial
+	}
+	return nil
+}
+
+// interval adds one interval: its figures to the time series, its
+// histograms to the run's, its counts to the statuses.
+func (jr *journalReader) interval(l *journalLine) error {
+	if jr.header == nil {
+		return errors.New("journal: interval before the header line")
+	}
+	if jr.firstNs < 0 {
+		jr.firstNs = l.StartNs
+	}
+	stats := measure.IntervalStats{Index: l.Index, StartNs: l.StartNs, EndNs: l.EndNs, Operations: l.Operations}
+	if d := l.EndNs - l.StartNs; d > 0 {
+		stats.OpsPerSec = float64(l.Operations) / (float64(d) / 1e9)
+	}
+	for _, mr := range l.Measurements {
+		ms, err := jr.measurement(mr)
+		if err != nil {
+			return err
+		}
+		stats.Measurements = append(stats.Measurements, ms)
+	}
+	for opName, counts := range l.Status {
+		op, ok := db.ParseOp(opName)
+		if !ok {
+			return fmt.Errorf("journal line %d: unknown operation %q", jr.lineNo, opName)
+		}
+		for stName, n := range counts {
+			st, ok := db.ParseStatus(stName)
+			if !ok {
+				return fmt.Errorf("journal line %d: unknown status %q", jr.lineNo, stName)
+			}
+			jr.sum.Status[op][st] += n
+		}
+	}
+	jr.sum.Operations += l.Operations
+	jr.sum.EndNs = l.EndNs
+	jr.sum.Intervals = append(jr.sum.Intervals, stats)
+	return nil
+}
+
+// measurement adds one operation's histograms of an interval to the
+// run's, and returns the interval's figures of it.
+func (jr *journalReader) measurement(mr MeasurementResult) (measure.MeasurementStats, error) {
+	op, ok := db.ParseOp(mr.Op)
+	if !ok {
+		return measure.MeasurementStats{}, fmt.Errorf("journal line %d: unknown operation %q", jr.lineNo, mr.Op)
+	}
+	m := jr.byName[mr.Name]
+	if m == nil {
+		m = &measure.Measurement{Name: mr.Name, Op: op, Failed: mr.Failed}
+		jr.byName[mr.Name] = m
+		jr.order = append(jr.order, mr.Name)
+	}
+	ms := measure.MeasurementStats{Name: mr.Name, Op: op, Failed: mr.Failed}
+	var err error
+	if ms.Service, err = addJournalHistogram(&m.Service, mr.Service); err != nil {
+		return ms, fmt.Errorf("journal line %d: %s: %w", jr.lineNo, mr.Name, err)
+	}
+	if ms.Intended, err = addJournalHistogram(&m.Intended, mr.Intended); err != nil {
+		return ms, fmt.Errorf("journal line %d: %s: %w", jr.lineNo, mr.Name, err)
+	}
+	return ms, nil
+}
+
+// results are the run's results from what was read.
+func (jr *journalReader) results() (*Results, error) {
+	header, sum := jr.header, jr.sum
 	if header == nil {
 		return nil, errors.New("journal: no header line")
 	}
@@ -276,21 +309,21 @@ func ReadJournal(r io.Reader) (*Results, error) {
 		// Figures made of nothing would read as a run that did nothing.
 		return nil, errors.New("journal: the header but no interval: the run ended before its first interval was written, so there is nothing to read")
 	}
-	sum.StartNs = firstNs
-	sum.Start = header.Start.Add(time.Duration(firstNs))
+	sum.StartNs = jr.firstNs
+	sum.Start = header.Start.Add(time.Duration(jr.firstNs))
 	sum.End = header.Start.Add(time.Duration(sum.EndNs))
 	if sum.EndNs < sum.StartNs {
 		sum.EndNs = sum.StartNs
 	}
-	for _, name := range order {
-		sum.Measurements = append(sum.Measurements, *byName[name])
+	for _, name := range jr.order {
+		sum.Measurements = append(sum.Measurements, *jr.byName[name])
 	}
 	sortMeasurements(sum.Measurements)
-	meta := Meta{Command: header.Command, Label: header.Label, Phase: header.Phase, Config: header.Config, Partial: !ended || partial}
+	meta := Meta{Command: header.Command, Label: header.Label, Phase: header.Phase, Config: header.Config, Partial: !jr.ended || jr.partial}
 	if header.Tool != nil {
 		meta.Tool = *header.Tool
 	}
-	meta.Extra = metricsSeries(byIndex, sum.Intervals, *header.Start)
+	meta.Extra = metricsSeries(jr.byIndex, sum.Intervals, *header.Start)
 	if header.Part != nil {
 		if meta.Extra == nil {
 			meta.Extra = &Extra{}
@@ -302,7 +335,7 @@ func ReadJournal(r io.Reader) (*Results, error) {
 		return nil, err
 	}
 	for i := range res.Intervals {
-		if m, ok := byIndex[res.Intervals[i].Index]; ok {
+		if m, ok := jr.byIndex[res.Intervals[i].Index]; ok {
 			res.Intervals[i].Metrics = m
 		}
 	}
