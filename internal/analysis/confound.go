@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -106,7 +107,7 @@ func DataSizeConfounder(varied []string, pts []SizePoint) string {
 	if len(known) < 2 {
 		return ""
 	}
-	slices.SortStableFunc(known, func(a, b SizePoint) int { return cmpF(a.X, b.X) })
+	slices.SortStableFunc(known, func(a, b SizePoint) int { return cmp.Compare(a.X, b.X) })
 	lo, hi := known[0].Bytes, known[0].Bytes
 	for _, p := range known {
 		lo, hi = math.Min(lo, p.Bytes), math.Max(hi, p.Bytes)

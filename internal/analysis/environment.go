@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -412,7 +413,7 @@ func sortValues(vs []string) {
 		}
 		nums[v] = f
 	}
-	slices.SortFunc(vs, func(a, b string) int { return cmpF(nums[a], nums[b]) })
+	slices.SortFunc(vs, func(a, b string) int { return cmp.Compare(nums[a], nums[b]) })
 }
 
 // systemProperties choose the system a run measures: a sweep that varies

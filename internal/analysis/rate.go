@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -128,7 +129,7 @@ func RateVerdictOf(pts []RatePoint) RateVerdict {
 			v.Points = append(v.Points, p)
 		}
 	}
-	slices.SortStableFunc(v.Points, func(a, b RatePoint) int { return cmpF(a.Target, b.Target) })
+	slices.SortStableFunc(v.Points, func(a, b RatePoint) int { return cmp.Compare(a.Target, b.Target) })
 	if len(v.Points) < 2 {
 		v.Text = "no rate verdict: a rate sweep needs at least two targets above 0"
 		return v
@@ -278,14 +279,4 @@ func rateLatency(us float64) string {
 	default:
 		return fmt.Sprintf("%.2f %s", v, unit)
 	}
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -373,20 +374,10 @@ func sizesFinding(cs []Configuration) string {
 	if len(uses) < 2 {
 		return ""
 	}
-	slices.SortStableFunc(uses, func(a, b use) int { return cmpFloat(a.v, b.v) })
+	slices.SortStableFunc(uses, func(a, b use) int { return cmp.Compare(a.v, b.v) })
 	parts := make([]string, len(uses))
 	for i, u := range uses {
 		parts[i] = u.name + " " + formatBytes(u.v)
 	}
 	return "On disk: " + strings.Join(parts, ", ") + " (the collection as loaded, or after the last run without a load)."
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
