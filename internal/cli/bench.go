@@ -168,10 +168,27 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		Settings: cfg.Settings, DataDir: cfg.args.dataDir, Drop: cfg.args.drop,
 		Stop: interrupt.stopped(), Grace: stopGrace, Notify: printNotice(env.Stderr),
 	}
-	// release ends the barrier's hold on this part's registration, which
-	// keeps another run under the same id out while this one measures.
-	var release func()
+	exec := bench.Execution{
+		Limits: bench.Limits{MaxErrors: cfg.args.maxErrors, MaxErrorRate: cfg.args.maxErrorRate},
+		Meta: func(p *bench.Prepared) results.Meta {
+			return resultsMeta(cfg, command, p.RunSeed, redact.URL(p.URL), p.Database)
+		},
+		Endpoint: metricsSink,
+		Display:  displaySinks(env, cfg.args.status),
+	}
+	journal := ""
+	if cfg.args.out != "" {
+		journal = cfg.args.out + results.JournalSuffix
+		exec.Journal = journal
+	}
+	if runStore != nil {
+		exec.DiskCeilings = func(ctx context.Context) []*results.DiskCeiling { return diskCeilings(ctx, env, runStore) }
+	}
 	if plan := cfg.plan; plan != nil {
+		// release ends the barrier's hold on this part's registration,
+		// which keeps another run under the same id out while this one
+		// measures.
+		var release func()
 		target.PhaseSeed = plan.part.Seed
 		target.BeforePhase = func(ctx context.Context, p *bench.Prepared) (*results.Part, error) {
 			b := &partition.Barrier{Coll: p.Monitor.Database(p.Database).Collection(partition.Collection), Clock: partition.SystemClock{}}
@@ -182,43 +199,21 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 			release = b.Hold(context.WithoutCancel(ctx))
 			return plan.record(p.Seed, at, how), nil
 		}
-	}
-	prep, err := bench.Prepare(ctx, target)
-	if err != nil {
-		return prepareError(err, env, cfg.args.dataDir, interrupt)
-	}
-	defer prep.Close(ctx)
-	defer func() {
-		if release != nil {
-			release()
+		exec.BeforeClose = func() {
+			if release != nil {
+				release()
+			}
 		}
-	}()
-	url, dbName := redact.URL(prep.URL), prep.Database
-	meta := resultsMeta(cfg, command, prep.RunSeed, url, dbName)
-	journal := ""
-	var sinks []bench.Sink
-	if cfg.args.out != "" {
-		journal = cfg.args.out + results.JournalSuffix
-		sinks = append(sinks, bench.NewJournal(journal, meta))
 	}
-	if metricsSink != nil {
-		sinks = append(sinks, metricsSink)
-	}
-	if spec.HdrFileOutput {
-		sinks = append(sinks, bench.NewHdrLogs(spec.HdrOutputPath))
-	}
-	sinks = append(sinks, displaySinks(env, cfg.args.status)...)
-	out, obsv, err := prep.Run(ctx, bench.Limits{MaxErrors: cfg.args.maxErrors, MaxErrorRate: cfg.args.maxErrorRate}, sinks...)
+	exec.Target = target
+	done, err := bench.Execute(ctx, exec)
 	if err != nil {
 		return prepareError(err, env, cfg.args.dataDir, interrupt)
 	}
-	if runStore != nil {
-		obsv.DiskCeilings = diskCeilings(ctx, env, runStore)
-	}
-
+	out, obsv, dbName := done.Outcome, done.Observation, done.Database
 	// The results are built whether or not they are kept: the summary
 	// prints their diagnosis.
-	res, resErr := out.Results(meta, obsv)
+	res, resErr := done.Results, done.ResultsErr
 
 	// Every output is written whatever became of the others: a results
 	// file that cannot be written must not cost the run its place in the
@@ -313,9 +308,8 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if failure != nil {
 		return failure
 	}
-	if out.Result.DuplicateKeys > 0 && command == "load" {
-		fmt.Fprintf(env.Stderr, "mongobench: %d inserts failed on duplicate keys: %s.%s already holds these records; load again with -p mongodb.upsert=true, or drop the collection first (--drop)\n",
-			out.Result.DuplicateKeys, dbName, spec.Table)
+	if note := out.DuplicateKeyNote(command, dbName, spec.Table); note != "" {
+		fmt.Fprintf(env.Stderr, "mongobench: %s\n", note)
 	}
 	return out.Failure()
 }

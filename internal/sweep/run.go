@@ -438,45 +438,44 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 	if err != nil {
 		return t, s.trialError(p, trial, err)
 	}
-	prep, err := bench.Prepare(ctx, bench.Target{
-		Settings: settings, Drop: s.cfg.Drop && s.plan.Command == "load",
-		Stop: s.cfg.Stop, Grace: s.cfg.Grace, Notify: s.notice,
-	})
-	if err != nil {
-		return t, s.trialError(p, trial, err)
-	}
-	defer prep.Close(ctx)
-	meta := results.Meta{
-		Tool: s.cfg.Tool, Command: s.commandLine(p, set, file), Label: settings.Spec.Label, Phase: s.plan.Command,
-		Config: bench.ResolvedConfig(settings, prep.Seed, redact.URL(prep.URL), prep.Database),
-	}
-	sinks := []bench.Sink{bench.NewJournal(file+results.JournalSuffix, meta)}
-	if s.cfg.Metrics != nil {
-		sinks = append(sinks, s.cfg.Metrics)
-	}
-	if settings.Spec.HdrFileOutput {
-		sinks = append(sinks, bench.NewHdrLogs(settings.Spec.HdrOutputPath))
+	exec := bench.Execution{
+		Target: bench.Target{
+			Settings: settings, Drop: s.cfg.Drop && s.plan.Command == "load",
+			Stop: s.cfg.Stop, Grace: s.cfg.Grace, Notify: s.notice,
+		},
+		Limits: s.cfg.Limits,
+		Meta: func(prep *bench.Prepared) results.Meta {
+			return results.Meta{
+				Tool: s.cfg.Tool, Command: s.commandLine(p, set, file), Label: settings.Spec.Label, Phase: s.plan.Command,
+				Config: bench.ResolvedConfig(settings, prep.Seed, redact.URL(prep.URL), prep.Database),
+			}
+		},
+		Journal:  file + results.JournalSuffix,
+		Endpoint: s.cfg.Metrics,
 	}
 	if s.cfg.Display != nil {
-		sinks = append(sinks, s.cfg.Display()...)
-	}
-	out, obs, err := prep.Run(ctx, s.cfg.Limits, sinks...)
-	if err != nil {
-		return t, s.trialError(p, trial, err)
-	}
-	if line := out.ScheduleNote(settings.Spec.Target); line != "" {
-		s.info("%s", line)
+		exec.Display = s.cfg.Display()
 	}
 	if st := s.cfg.Store; st != nil {
 		// The trial's disk is judged against its baseline, as a lone
 		// run's is.
-		cs, cerr := st.DiskCeilings(ctx)
-		if cerr != nil {
-			s.notice(bench.Notice{Kind: bench.Warning, Text: fmt.Sprintf("the disk baselines could not be read, disks are judged by their utilisation: %v", cerr)})
+		exec.DiskCeilings = func(ctx context.Context) []*results.DiskCeiling {
+			cs, err := st.DiskCeilings(ctx)
+			if err != nil {
+				s.notice(bench.Notice{Kind: bench.Warning, Text: fmt.Sprintf("the disk baselines could not be read, disks are judged by their utilisation: %v", err)})
+			}
+			return cs
 		}
-		obs.DiskCeilings = cs
 	}
-	res, err := out.Results(meta, obs)
+	done, err := bench.Execute(ctx, exec)
+	if err != nil {
+		return t, s.trialError(p, trial, err)
+	}
+	out, obs := done.Outcome, done.Observation
+	if line := out.ScheduleNote(settings.Spec.Target); line != "" {
+		s.info("%s", line)
+	}
+	res, err := done.Results, done.ResultsErr
 	if err != nil {
 		return t, s.trialError(p, trial, err)
 	}
@@ -513,9 +512,8 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 		}
 		return t, s.trialError(p, trial, fmt.Errorf("the run was measured, but %d of its outputs could not be written (above)", len(failed)))
 	}
-	if out.Result.DuplicateKeys > 0 && s.plan.Command == "load" {
-		s.info("%d inserts failed on duplicate keys: %s.%s already holds these records; load again with -p mongodb.upsert=true, or drop the collection first (--drop)",
-			out.Result.DuplicateKeys, prep.Database, settings.Spec.Table)
+	if note := out.DuplicateKeyNote(s.plan.Command, done.Database, settings.Spec.Table); note != "" {
+		s.info("%s", note)
 	}
 	return t, s.trialError(p, trial, out.Failure())
 }
