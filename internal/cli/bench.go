@@ -210,15 +210,43 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err != nil {
 		return prepareError(err, env, cfg.args.dataDir, interrupt)
 	}
-	out, obsv, dbName := done.Outcome, done.Observation, done.Database
 	// The results are built whether or not they are kept: the summary
 	// prints their diagnosis.
-	res, resErr := done.Results, done.ResultsErr
-
+	out, dbName := done.Outcome, done.Database
 	// Every output is written whatever became of the others: a results
 	// file that cannot be written must not cost the run its place in the
 	// store, nor the store the results file.
 	outs := outputs{failed: out.SinkErrors}
+	writeSummary(env, cfg, done, &outs)
+	if line := out.ScheduleNote(spec.Target); line != "" {
+		fmt.Fprintf(env.Stderr, "mongobench: %s\n", line)
+	}
+	if err := keepResults(ctx, env, cfg.args.out, runStore, done, &outs); err != nil {
+		return err
+	}
+	if journal != "" && !outs.journalFailed(journal) {
+		if _, err := os.Stat(journal); err == nil {
+			outs.kept = append(outs.kept, "the journal "+journal)
+		}
+	}
+	failure := outs.report(env.Stderr)
+	if code := interrupt.code(); code != 0 {
+		return exitError{code, errors.New("interrupted: the summary and results cover what ran and are marked partial")}
+	}
+	if failure != nil {
+		return failure
+	}
+	if note := out.DuplicateKeyNote(command, dbName, spec.Table); note != "" {
+		fmt.Fprintf(env.Stderr, "mongobench: %s\n", note)
+	}
+	return out.Failure()
+}
+
+// writeSummary prints the phase's summary: YCSB's lines, then what the
+// server, its host and the client did, and the diagnosis, where the
+// exporter says (stdout, or exportfile).
+func writeSummary(env Env, cfg *benchConfig, done *bench.Executed, outs *outputs) {
+	spec, out, obsv, res := cfg.Spec, done.Outcome, done.Observation, done.Results
 	summary := newSummaryOutput(env, spec.ExportFile, cfg.exporter)
 	opts := export.TextOptions{Percentiles: spec.Percentiles, Service: spec.MeasureService, Intended: spec.MeasureIntended, Partial: out.Partial}
 	summaryErr := export.WriteText(summary, out.Summary, opts)
@@ -273,45 +301,34 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	} else {
 		outs.kept = append(outs.kept, summary.what())
 	}
-	if line := out.ScheduleNote(spec.Target); line != "" {
-		fmt.Fprintf(env.Stderr, "mongobench: %s\n", line)
+}
+
+// keepResults writes the results file and saves the run in the store,
+// each whatever became of the other; the error is the results' own, when
+// they could not be assembled.
+func keepResults(ctx context.Context, env Env, out string, runStore *store.Store, done *bench.Executed, outs *outputs) error {
+	if out == "" && runStore == nil {
+		return nil
 	}
-	if cfg.args.out != "" || runStore != nil {
-		if resErr != nil {
-			return resErr
-		}
-		if cfg.args.out != "" {
-			if err := writeResults(cfg.args.out, res); err != nil {
-				outs.fail(err)
-			} else {
-				outs.kept = append(outs.kept, "the results file "+cfg.args.out)
-			}
-		}
-		if runStore != nil {
-			if id, err := saveRun(ctx, runStore, res, store.SaveOptions{}); err != nil {
-				outs.fail(err)
-			} else {
-				outs.kept = append(outs.kept, fmt.Sprintf("run %d in %s", id, runStore.Path()))
-				fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, runStore.Path())
-			}
+	if done.ResultsErr != nil {
+		return done.ResultsErr
+	}
+	if out != "" {
+		if err := writeResults(out, done.Results); err != nil {
+			outs.fail(err)
+		} else {
+			outs.kept = append(outs.kept, "the results file "+out)
 		}
 	}
-	if journal != "" && !outs.journalFailed(journal) {
-		if _, err := os.Stat(journal); err == nil {
-			outs.kept = append(outs.kept, "the journal "+journal)
+	if runStore != nil {
+		if id, err := saveRun(ctx, runStore, done.Results, store.SaveOptions{}); err != nil {
+			outs.fail(err)
+		} else {
+			outs.kept = append(outs.kept, fmt.Sprintf("run %d in %s", id, runStore.Path()))
+			fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, runStore.Path())
 		}
 	}
-	failure := outs.report(env.Stderr)
-	if code := interrupt.code(); code != 0 {
-		return exitError{code, errors.New("interrupted: the summary and results cover what ran and are marked partial")}
-	}
-	if failure != nil {
-		return failure
-	}
-	if note := out.DuplicateKeyNote(command, dbName, spec.Table); note != "" {
-		fmt.Fprintf(env.Stderr, "mongobench: %s\n", note)
-	}
-	return out.Failure()
+	return nil
 }
 
 // displaySinks show a phase as it goes: on a terminal the progress
