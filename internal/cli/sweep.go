@@ -49,35 +49,15 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		return badInput{err}
 	}
 	pr := &sweepPrinter{env: env, o: o, plan: plan}
-	var ins []namedPath
-	for _, f := range o.benchArgs.files {
-		if _, err := os.Stat(f); err == nil {
-			ins = append(ins, namedPath{"-P", f})
-		}
+	if pr.ops, err = checkSweepOutputs(o, plan); err != nil {
+		return err
 	}
-	ins = append(ins, storeInputs(o.store)...)
-	for _, p := range plan.Points {
-		if err := checkPointOutputs(p, ins); err != nil {
-			return err
-		}
-		pr.ops = sweepOps(pr.ops, o.command, p.Settings.Spec)
-	}
-	analysis.SortOpNames(pr.ops)
-
 	var st *store.Store
 	if !o.store.disabled {
-		if err := checkStorePath(storePath(o.store.path)); err != nil {
-			return err
-		}
 		if st, err = openStore(o.store.path); err != nil {
 			return err
 		}
 		defer st.Close()
-	}
-	if plan.NeedServer {
-		if err := checkDataDir(o.benchArgs.dataDir); err != nil {
-			return err
-		}
 	}
 	// One endpoint for the whole sweep, fed each trial in turn.
 	var metricsSink bench.Sink
@@ -172,6 +152,39 @@ func checkPointOutputs(p *sweep.Point, ins []namedPath) error {
 		return label(err)
 	}
 	return nil
+}
+
+// checkSweepOutputs refuses, before anything runs, an output of any point
+// that would replace an input or the store, a store path that cannot be
+// one, and a data directory that takes no files; it returns the
+// operations the sweep's table has columns for.
+func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
+	var ins []namedPath
+	for _, f := range o.benchArgs.files {
+		if _, err := os.Stat(f); err == nil {
+			ins = append(ins, namedPath{"-P", f})
+		}
+	}
+	ins = append(ins, storeInputs(o.store)...)
+	var ops []string
+	for _, p := range plan.Points {
+		if err := checkPointOutputs(p, ins); err != nil {
+			return nil, err
+		}
+		ops = sweepOps(ops, o.command, p.Settings.Spec)
+	}
+	analysis.SortOpNames(ops)
+	if !o.store.disabled {
+		if err := checkStorePath(storePath(o.store.path)); err != nil {
+			return nil, err
+		}
+	}
+	if plan.NeedServer {
+		if err := checkDataDir(o.benchArgs.dataDir); err != nil {
+			return nil, err
+		}
+	}
+	return ops, nil
 }
 
 // sweepPrinter prints what a sweep tells as it goes: notices and
