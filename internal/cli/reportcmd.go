@@ -399,6 +399,14 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 		sw.Points = append(sw.Points, sp)
 		kneePts = append(kneePts, pf.KneePoint(sp.X))
 	}
+	sweepVerdict(sw, x, byValue, order, trials, kneePts, knee)
+	return sw, notes
+}
+
+// sweepVerdict states what a single sweep found: for a sweep of the target
+// rate, the targets it kept; along a load dimension, its knee (marked on
+// the charts) and what limited the point past it.
+func sweepVerdict(sw *htmlreport.Sweep, x string, byValue bool, order []string, trials map[string][]*results.Results, kneePts []stats.Point, knee stats.KneeOptions) {
 	switch {
 	case byValue && x == analysis.RateDim:
 		// Throughput follows the target by construction: a rate sweep is
@@ -436,7 +444,6 @@ func reportSweep(runs []analysis.Run, kind analysis.LatencyKind, knee stats.Knee
 	default:
 		sw.KneeSentence = "No knee: the sweep varies several properties; mongobench sweep prints the knee of each series."
 	}
-	return sw, notes
 }
 
 // readNotes reads the author's conclusion for the page; "" when no file
