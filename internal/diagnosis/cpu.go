@@ -1,6 +1,10 @@
 package diagnosis
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mongobench/mongobench/internal/results"
+)
 
 // cpu judges the CPUs: the client's own use of those it may use, then the
 // host's, and names whose work kept them busy. The host's CPU time is
@@ -64,7 +68,18 @@ func (j *judge) cpu() bool {
 		evidence = append(evidence, fmt.Sprintf("the hypervisor took %s of the CPU time (steal): the machine gets less CPU than it shows", pct(f.cpu.steal.v())))
 	}
 
-	// Whose work: mongobench's own process, and the rest of the busy time.
+	kind, whose := j.whose(c, embedded, hostOK, busy)
+	j.add(kind, lvl, severity, append(evidence, whose...)...)
+	return true
+}
+
+// whose names whose work kept the CPUs busy: mongobench's own process
+// (the client, with the embedded server when there is one), a local
+// server's own process, or other processes; it returns the verdict's kind
+// and the evidence that decided it.
+func (j *judge) whose(c *results.Client, embedded, hostOK bool, busy float64) (string, []string) {
+	f := j.f
+	var evidence []string
 	own, ownOK := f.cpu.process.v(), f.cpu.process.ok()
 	if !ownOK && c != nil && c.HostCPUs > 0 {
 		own, ownOK = 100*c.Utilization*c.AllowedCPUs/float64(c.HostCPUs), true
@@ -136,6 +151,5 @@ func (j *judge) cpu() bool {
 			evidence = append(evidence, fmt.Sprintf("other processes used %s of the CPUs, %s of their busy time: the machine is shared", pct(others), pct(100*othersShare)))
 		}
 	}
-	j.add(kind, lvl, severity, evidence...)
-	return true
+	return kind, evidence
 }
