@@ -219,63 +219,19 @@ func (b *Barrier) Wait(ctx context.Context) (_ time.Time, err error) {
 	if b.Part.Whole() {
 		return b.Clock.Now(), nil
 	}
-	tok := make([]byte, 8)
-	_, _ = rand.Read(tok)
-	b.token = hex.EncodeToString(tok)
-
-	// Registrations without a sign of life for a lease are of parts
-	// that ended (killed, or finished without cleaning up): they neither
-	// count nor conflict.
-	sent := b.Clock.Now()
-	if _, err := b.Coll.DeleteMany(ctx, bson.D{{Key: "run", Value: b.RunID}, {Key: "$or", Value: bson.A{
-		bson.D{{Key: "seen_ns", Value: bson.D{{Key: "$lt", Value: sent.Add(-lease).UnixNano()}}}},
-		bson.D{{Key: "seen_ns", Value: bson.D{{Key: "$exists", Value: false}}}},
-	}}}); err != nil {
-		return time.Time{}, fmt.Errorf("barrier: clearing run %q's old registrations in %s: %w", b.RunID, Collection, err)
-	}
-	live, err := b.arrivals(ctx, 0)
+	me, arrived, err := b.register(ctx, lease)
 	if err != nil {
 		return time.Time{}, err
-	}
-	for _, r := range live {
-		switch {
-		case r.Conflict != "":
-			return time.Time{}, &ConflictError{RunID: b.RunID, Reason: r.Conflict}
-		case r.StartAt > 0:
-			return time.Time{}, &ConflictError{RunID: b.RunID, Reason: fmt.Sprintf("part %d passed its barrier for a start at %s and still runs (its last sign of life %s ago)",
-				r.Part, time.Unix(0, r.StartAt).UTC().Format(time.RFC3339Nano), sent.Sub(time.Unix(0, r.Seen)).Round(time.Millisecond))}
-		}
-	}
-	arrived := b.Clock.Now()
-	me := registration{ID: b.id(), Run: b.RunID, Part: b.Part.Index, Parts: b.Part.Count,
-		Arrived: arrived.UnixNano(), RoundTrip: int64(arrived.Sub(sent)), Token: b.token, Seen: arrived.UnixNano()}
-	if _, err := b.Coll.InsertOne(ctx, me); err != nil {
-		if !driver.IsDuplicateKeyError(err) {
-			return time.Time{}, fmt.Errorf("barrier: registering part %s in %s: %w", b.Part, Collection, err)
-		}
-		reason := fmt.Sprintf("part %d is already registered by another process", b.Part.Index)
-		var other registration
-		if b.Coll.FindOne(ctx, bson.D{{Key: "_id", Value: me.ID}}).Decode(&other) == nil {
-			reason += fmt.Sprintf(" (its last sign of life %s ago; a killed part's lapses after %s)", arrived.Sub(time.Unix(0, other.Seen)).Round(time.Millisecond), lease)
-		}
-		return time.Time{}, b.conflict(ctx, reason)
 	}
 	defer func() {
 		if err != nil {
 			b.deregister(ctx)
 		}
 	}()
-
 	// Arrivals before this part's by more than the timeout are left over
 	// from a run that timed out: its parts waited no longer than that.
 	oldest := arrived.Add(-b.Timeout).UnixNano()
 	beatEvery := lead / 4
-	type sighting struct {
-		token string
-		beat  int64
-		at    time.Time // on this part's clock, when the beat was last seen to move
-		moved bool
-	}
 	seen := map[string]*sighting{}
 	lastBeat := arrived
 	for {
@@ -290,60 +246,12 @@ func (b *Barrier) Wait(ctx context.Context) (_ time.Time, err error) {
 		if err != nil {
 			return time.Time{}, err
 		}
-		present := make([]bool, b.Part.Count)
-		var last, slowest int64
-		for _, r := range regs {
-			if r.Conflict != "" {
-				return time.Time{}, &ConflictError{RunID: b.RunID, Reason: r.Conflict}
-			}
-			if r.Parts != b.Part.Count {
-				return time.Time{}, fmt.Errorf("barrier: part %d of run %q registered as one of %d parts, this part as one of %d: give every part the same --parts (or a new --run-id)", r.Part, b.RunID, r.Parts, b.Part.Count)
-			}
-			alive := false
-			switch {
-			case r.ID == me.ID:
-				if r.Token != b.token {
-					return time.Time{}, b.conflict(ctx, fmt.Sprintf("part %d's registration was taken over by another process", b.Part.Index))
-				}
-				alive = true
-			case r.StartAt > 0:
-				// It saw every part, this one among them: it is measuring.
-				alive = true
-			default:
-				s := seen[r.ID]
-				if s == nil || s.token != r.Token || s.beat != r.Beat {
-					// Moved since an earlier look: alive now. A first look
-					// proves nothing, as a dead part's registration looks
-					// the same.
-					seen[r.ID] = &sighting{token: r.Token, beat: r.Beat, at: now, moved: s != nil && s.token == r.Token}
-				}
-				s = seen[r.ID]
-				alive = s.moved && now.Sub(s.at) < lease
-			}
-			if !alive || r.Part < 0 || r.Part >= b.Part.Count {
-				continue
-			}
-			present[r.Part] = true
-			last = max(last, r.Arrived)
-			slowest = max(slowest, r.RoundTrip)
-		}
-		var missing []int
-		for i, ok := range present {
-			if !ok {
-				missing = append(missing, i)
-			}
+		missing, last, slowest, err := b.look(ctx, regs, me.ID, seen, now, lease)
+		if err != nil {
+			return time.Time{}, err
 		}
 		if len(missing) == 0 {
-			start := time.Unix(0, last).Add(lead + roundTrips*time.Duration(slowest))
-			res, err := b.Coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: me.ID}, {Key: "token", Value: b.token}},
-				bson.D{{Key: "$set", Value: bson.D{{Key: "start_at_ns", Value: start.UnixNano()}, {Key: "seen_ns", Value: now.UnixNano()}}}})
-			if err != nil {
-				return time.Time{}, fmt.Errorf("barrier: recording part %s's start in %s: %w", b.Part, Collection, err)
-			}
-			if res.MatchedCount == 0 {
-				return time.Time{}, b.conflict(ctx, fmt.Sprintf("part %d's registration was taken over or removed by another process", b.Part.Index))
-			}
-			return start, nil
+			return b.pass(ctx, time.Unix(0, last).Add(lead+roundTrips*time.Duration(slowest)), now)
 		}
 		if now.Sub(arrived) >= b.Timeout {
 			return time.Time{}, &MissingError{RunID: b.RunID, Count: b.Part.Count, Missing: missing, Timeout: b.Timeout}
@@ -352,6 +260,125 @@ func (b *Barrier) Wait(ctx context.Context) (_ time.Time, err error) {
 			return time.Time{}, fmt.Errorf("barrier: waiting for the other parts: %w", err)
 		}
 	}
+}
+
+// register clears the run's lapsed registrations, refuses to join a run
+// that is in conflict or already measuring, and registers this part under
+// a token of its own.
+func (b *Barrier) register(ctx context.Context, lease time.Duration) (_ registration, arrived time.Time, _ error) {
+	tok := make([]byte, 8)
+	_, _ = rand.Read(tok)
+	b.token = hex.EncodeToString(tok)
+
+	// Registrations without a sign of life for a lease are of parts
+	// that ended (killed, or finished without cleaning up): they neither
+	// count nor conflict.
+	sent := b.Clock.Now()
+	if _, err := b.Coll.DeleteMany(ctx, bson.D{{Key: "run", Value: b.RunID}, {Key: "$or", Value: bson.A{
+		bson.D{{Key: "seen_ns", Value: bson.D{{Key: "$lt", Value: sent.Add(-lease).UnixNano()}}}},
+		bson.D{{Key: "seen_ns", Value: bson.D{{Key: "$exists", Value: false}}}},
+	}}}); err != nil {
+		return registration{}, time.Time{}, fmt.Errorf("barrier: clearing run %q's old registrations in %s: %w", b.RunID, Collection, err)
+	}
+	live, err := b.arrivals(ctx, 0)
+	if err != nil {
+		return registration{}, time.Time{}, err
+	}
+	for _, r := range live {
+		switch {
+		case r.Conflict != "":
+			return registration{}, time.Time{}, &ConflictError{RunID: b.RunID, Reason: r.Conflict}
+		case r.StartAt > 0:
+			return registration{}, time.Time{}, &ConflictError{RunID: b.RunID, Reason: fmt.Sprintf("part %d passed its barrier for a start at %s and still runs (its last sign of life %s ago)",
+				r.Part, time.Unix(0, r.StartAt).UTC().Format(time.RFC3339Nano), sent.Sub(time.Unix(0, r.Seen)).Round(time.Millisecond))}
+		}
+	}
+	arrived = b.Clock.Now()
+	me := registration{ID: b.id(), Run: b.RunID, Part: b.Part.Index, Parts: b.Part.Count,
+		Arrived: arrived.UnixNano(), RoundTrip: int64(arrived.Sub(sent)), Token: b.token, Seen: arrived.UnixNano()}
+	if _, err := b.Coll.InsertOne(ctx, me); err != nil {
+		if !driver.IsDuplicateKeyError(err) {
+			return registration{}, time.Time{}, fmt.Errorf("barrier: registering part %s in %s: %w", b.Part, Collection, err)
+		}
+		reason := fmt.Sprintf("part %d is already registered by another process", b.Part.Index)
+		var other registration
+		if b.Coll.FindOne(ctx, bson.D{{Key: "_id", Value: me.ID}}).Decode(&other) == nil {
+			reason += fmt.Sprintf(" (its last sign of life %s ago; a killed part's lapses after %s)", arrived.Sub(time.Unix(0, other.Seen)).Round(time.Millisecond), lease)
+		}
+		return registration{}, time.Time{}, b.conflict(ctx, reason)
+	}
+	return me, arrived, nil
+}
+
+// sighting is what a part last saw of another's registration.
+type sighting struct {
+	token string
+	beat  int64
+	at    time.Time // on this part's clock, when the beat was last seen to move
+	moved bool
+}
+
+// look reads the registrations of one poll: which parts are missing, the
+// latest arrival and the slowest round trip among those present. A part
+// counts only while alive: this one, one already measuring, or one whose
+// beat was seen to move within the lease.
+func (b *Barrier) look(ctx context.Context, regs []registration, myID string, seen map[string]*sighting, now time.Time, lease time.Duration) (missing []int, last, slowest int64, err error) {
+	present := make([]bool, b.Part.Count)
+	for _, r := range regs {
+		if r.Conflict != "" {
+			return nil, 0, 0, &ConflictError{RunID: b.RunID, Reason: r.Conflict}
+		}
+		if r.Parts != b.Part.Count {
+			return nil, 0, 0, fmt.Errorf("barrier: part %d of run %q registered as one of %d parts, this part as one of %d: give every part the same --parts (or a new --run-id)", r.Part, b.RunID, r.Parts, b.Part.Count)
+		}
+		alive := false
+		switch {
+		case r.ID == myID:
+			if r.Token != b.token {
+				return nil, 0, 0, b.conflict(ctx, fmt.Sprintf("part %d's registration was taken over by another process", b.Part.Index))
+			}
+			alive = true
+		case r.StartAt > 0:
+			// It saw every part, this one among them: it is measuring.
+			alive = true
+		default:
+			s := seen[r.ID]
+			if s == nil || s.token != r.Token || s.beat != r.Beat {
+				// Moved since an earlier look: alive now. A first look
+				// proves nothing, as a dead part's registration looks the
+				// same.
+				seen[r.ID] = &sighting{token: r.Token, beat: r.Beat, at: now, moved: s != nil && s.token == r.Token}
+			}
+			s = seen[r.ID]
+			alive = s.moved && now.Sub(s.at) < lease
+		}
+		if !alive || r.Part < 0 || r.Part >= b.Part.Count {
+			continue
+		}
+		present[r.Part] = true
+		last = max(last, r.Arrived)
+		slowest = max(slowest, r.RoundTrip)
+	}
+	for i, ok := range present {
+		if !ok {
+			missing = append(missing, i)
+		}
+	}
+	return missing, last, slowest, nil
+}
+
+// pass records the start every part agreed on in this part's
+// registration, which keeps later arrivals under the run id out.
+func (b *Barrier) pass(ctx context.Context, start, now time.Time) (time.Time, error) {
+	res, err := b.Coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: b.id()}, {Key: "token", Value: b.token}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "start_at_ns", Value: start.UnixNano()}, {Key: "seen_ns", Value: now.UnixNano()}}}})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("barrier: recording part %s's start in %s: %w", b.Part, Collection, err)
+	}
+	if res.MatchedCount == 0 {
+		return time.Time{}, b.conflict(ctx, fmt.Sprintf("part %d's registration was taken over or removed by another process", b.Part.Index))
+	}
+	return start, nil
 }
 
 // beat shows this part alive: its counter moves and its last sign of
