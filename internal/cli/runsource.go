@@ -92,22 +92,8 @@ func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, strin
 	}
 	_, statErr := os.Stat(ref)
 	if statErr != nil && strings.ContainsAny(ref, "*?[") {
-		matches, err := filepath.Glob(ref)
-		if err != nil {
-			return nil, "", badInputf("%q: %w: expected a pattern of file names, or label:NAME for a label holding * ? [", printable.String(ref), err)
-		}
-		if len(matches) == 0 {
-			return nil, "", badInputf("%q matches no file", printable.String(ref))
-		}
-		var runs []analysis.Run
-		for _, m := range matches {
-			r, err := loadPath(ctx, m, m)
-			if err != nil {
-				return nil, "", err
-			}
-			runs = append(runs, r...)
-		}
-		return runs, "", nil
+		runs, err := loadGlob(ctx, ref)
+		return runs, "", err
 	}
 	if looksLikeFile(ref) {
 		if statErr != nil {
@@ -116,17 +102,42 @@ func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, strin
 		runs, err := loadPath(ctx, ref, ref)
 		return runs, "", err
 	}
-	// A bare word: a path here, a run id or label in the store, or both.
+	return s.loadBare(ctx, ref, statErr == nil)
+}
+
+// loadGlob reads the files a pattern names.
+func loadGlob(ctx context.Context, ref string) ([]analysis.Run, error) {
+	matches, err := filepath.Glob(ref)
+	if err != nil {
+		return nil, badInputf("%q: %w: expected a pattern of file names, or label:NAME for a label holding * ? [", printable.String(ref), err)
+	}
+	if len(matches) == 0 {
+		return nil, badInputf("%q matches no file", printable.String(ref))
+	}
+	var runs []analysis.Run
+	for _, m := range matches {
+		r, err := loadPath(ctx, m, m)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r...)
+	}
+	return runs, nil
+}
+
+// loadBare reads a bare word: a path here (exists says whether there is
+// one), a run id or label in the store, refused when it is both.
+func (s *runSource) loadBare(ctx context.Context, ref string, exists bool) ([]analysis.Run, string, error) {
 	inStore, storeErr := s.resolves(ctx, ref)
 	switch {
-	case statErr == nil && inStore != "":
+	case exists && inStore != "":
 		what := "file"
 		if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
 			what = "directory"
 		}
 		return nil, "", badInputf("%q is both the %s %s here and %s in %s: say which, as %s%s or %s%s",
 			printable.String(ref), what, printable.String(ref), inStore, s.st.Path(), pathPrefixFor(what), printable.String(ref), storePrefixFor(ref), printable.String(ref))
-	case statErr == nil:
+	case exists:
 		runs, err := loadPath(ctx, ref, ref)
 		what := "the file "
 		if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
