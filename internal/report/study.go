@@ -208,15 +208,15 @@ func overlayCaption(what string, w sweepWords, ss []StudySeries, get func(SweepP
 	if !higherBetter {
 		lo, hi = best, last
 	}
-	spread := "from " + format(lo.v) + " (" + lo.name + ") to " + format(hi.v) + " (" + hi.name + ")"
+	spread := spreadText(format(lo.v), lo.name, format(hi.v), hi.name, false)
 	if len(best.trials) < 2 || len(next.trials) < 2 {
-		return "At " + w.at(x) + ", " + lowerFirst(what) + " ranged " + spread + "; with one trial per point the lines cannot be told apart: repeat each point (--repeat 3) to test them."
+		return "At " + w.at(x) + ", " + lowerFirst(what) + " " + spread + "; with one trial per point the lines cannot be told apart: repeat each point (--repeat 3) to test them."
 	}
 	level := alphaOf(alpha) / float64(family)
 	v := stats.Verdict(next.trials, best.trials, level, higherBetter)
 	tested := "Welch's t-test at α=" + strconv.FormatFloat(level, 'g', 2, 64) + ", " + alphaText(alpha) + " shared among " + plural(family, "comparison")
 	if v.Kind != stats.Better {
-		return "At " + w.at(x) + ", no line's " + lowerFirst(what) + " stands apart from the next: " + lowerFirst(what) + " ranged " + spread + ", within the noise of the trials (" + tested + ", " + stats.PText(v.P) + ")."
+		return "At " + w.at(x) + ", no line's " + lowerFirst(what) + " stands apart from the next: " + lowerFirst(what) + " " + spread + ", within the noise of the trials (" + tested + ", " + stats.PText(v.P) + ")."
 	}
 	lead := "higher"
 	rel := (best.v - next.v) / next.v

@@ -477,3 +477,21 @@ func TestLimitsFinding(t *testing.T) {
 		t.Errorf("the conclusion does not say the disks were hardly used:\n%s", c)
 	}
 }
+
+// TestSpreadText: two figures that read the same are said once.
+func TestSpreadText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lo, hi string
+		plural bool
+		want   string
+	}{
+		{"0.2 s", "0.3 s", true, "ranged from 0.2 s (A) to 0.3 s (B)"},
+		{"0.2 s", "0.2 s", true, "were about 0.2 s in each"},
+		{"5,000 ops/s", "5,000 ops/s", false, "was about 5,000 ops/s in each"},
+	} {
+		if got := spreadText(tc.lo, "A", tc.hi, "B", tc.plural); got != tc.want {
+			t.Errorf("spreadText(%q, %q) = %q, want %q", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}

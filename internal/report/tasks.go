@@ -190,10 +190,10 @@ func tasksCaption(names []string, cs []Configuration, perConf []map[string]*task
 		if !all || best == worst || !(worstT > 0) {
 			continue
 		}
-		spread := "from " + formatSeconds(bestT) + " (" + cs[best].Name + ") to " + formatSeconds(worstT) + " (" + cs[worst].Name + ")"
+		spread := spreadText(formatSeconds(bestT), cs[best].Name, formatSeconds(worstT), cs[worst].Name, true)
 		fast, slow := perConf[best][name].runtime, perConf[worst][name].runtime
 		if len(fast) < 2 || len(slow) < 2 {
-			return "The times for " + name + " ranged " + spread + "; with one run per configuration they cannot be told apart: repeat each task (3 runs or more) to test them."
+			return "The times for " + name + " " + spread + "; with one run per configuration they cannot be told apart: repeat each task (3 runs or more) to test them."
 		}
 		k := len(confIdx)
 		family := max(k*(k-1)/2, 1)
@@ -201,7 +201,7 @@ func tasksCaption(names []string, cs []Configuration, perConf []map[string]*task
 		v := stats.Verdict(slow, fast, level, false)
 		tested := "Welch's t-test at α=" + strconv.FormatFloat(level, 'g', 2, 64) + ", " + alphaText(alpha) + " shared among " + plural(family, "pair")
 		if v.Kind != stats.Better {
-			return "The times for " + name + " ranged " + spread + ", within the noise of the runs: no configuration is significantly faster (" + tested + ", " + stats.PText(v.P) + ")."
+			return "The times for " + name + " " + spread + ", within the noise of the runs: no configuration is significantly faster (" + tested + ", " + stats.PText(v.P) + ")."
 		}
 		return cs[best].Name + " took the least time for " + name + ", " + formatSeconds(bestT) + ", " + formatPct((worstT-bestT)/worstT) + " less than " + cs[worst].Name + "'s " + formatSeconds(worstT) + " (" + tested + ", " + stats.PText(v.P) + ")."
 	}
@@ -215,4 +215,17 @@ func spanText(lo, hi float64, f func(float64) string) string {
 		return ""
 	}
 	return "runs " + f(lo) + " – " + f(hi)
+}
+
+// spreadText says how far apart two figures are: "ranged from 0.2 s (A)
+// to 0.3 s (B)", or "were (was) about 0.2 s in each" when they read the
+// same; plural says which the sentence's subject takes.
+func spreadText(lo, loName, hi, hiName string, plural bool) string {
+	if lo == hi {
+		if plural {
+			return "were about " + lo + " in each"
+		}
+		return "was about " + lo + " in each"
+	}
+	return "ranged from " + lo + " (" + loName + ") to " + hi + " (" + hiName + ")"
 }
