@@ -100,6 +100,9 @@ func Beyond(x float64, unit string, d *results.Diagnosis) string {
 	if d == nil {
 		return ""
 	}
+	if x == 1 && (unit == "threads" || unit == "connections") {
+		unit = strings.TrimSuffix(unit, "s")
+	}
 	at := "beyond " + strconv.FormatFloat(x, 'f', -1, 64) + " " + unit + " "
 	if len(d.Limits) == 0 {
 		if strings.HasPrefix(d.Verdict, "cannot judge") {

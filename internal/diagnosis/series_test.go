@@ -60,6 +60,9 @@ func TestBeyondMost(t *testing.T) {
 	if got := BeyondMost(16, "threads", nil); got != "" {
 		t.Errorf("BeyondMost of no trials = %q", got)
 	}
+	if got, want := BeyondMost(1, "threads", []*results.Diagnosis{cpu}), "beyond 1 thread the server host's CPU is saturated"; got != want {
+		t.Errorf("BeyondMost at one thread = %q, want %q", got, want)
+	}
 }
 
 func TestClientBound(t *testing.T) {
