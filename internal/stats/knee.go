@@ -111,7 +111,8 @@ const MinKneeTrials = 3
 
 // Knee finds where a sweep saturates, and states it only where the
 // trials back it: the knee is the first point from which no later point
-// has significantly higher throughput, while p99 at the last point is
+// has higher throughput, neither significantly nor by more than
+// MinThroughputGain in the means, while p99 at the last point is
 // significantly higher than at the knee (and by more than
 // MinLatencyGrowth). Each test is Welch's at opts.Alpha on the points'
 // trials. Where the knee lies is an interval, not a point: from the last
@@ -157,8 +158,8 @@ func Knee(points []Point, opts KneeOptions) KneeResult {
 		if len(single) < n {
 			at = "one trial at " + joinAnd(single) + " " + opts.XLabel
 		}
-		r.NoKneeReason = fmt.Sprintf("with %s no knee can be tested (throughput peaked at %s ops/s at %s %s); repeat each point (--repeat %d) to test where throughput stops rising",
-			at, formatOps(pts[peak].Throughput), formatX(pts[peak].X), opts.XLabel, MinKneeTrials)
+		r.NoKneeReason = fmt.Sprintf("with %s no knee can be tested (throughput peaked at %s ops/s at %s); repeat each point (--repeat %d) to test where throughput stops rising",
+			at, formatOps(pts[peak].Throughput), xText(pts[peak].X, opts.XLabel), MinKneeTrials)
 		return r
 	}
 	// higher(i, j): point j's throughput is significantly above point i's.

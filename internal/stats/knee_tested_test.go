@@ -61,6 +61,8 @@ func TestKnee(t *testing.T) {
 			"no knee: throughput rises no further after 1 thread, and p99 grows +15% by 2 threads (p<0.001), not the more than +20% that marks saturation"},
 		{"one trial per point", sweep([]float64{1, 2, 4}, []float64{1000, 3626, 3500}, []float64{100, 200, 400}), false, -1,
 			"no knee: with one trial per point no knee can be tested (throughput peaked at 3626 ops/s at 2 threads); repeat each point (--repeat 3) to test where throughput stops rising"},
+		{"one trial, the peak at one thread", sweep([]float64{1, 2}, []float64{3626, 3500}, []float64{100, 200}), false, -1,
+			"no knee: with one trial per point no knee can be tested (throughput peaked at 3626 ops/s at 1 thread); repeat each point (--repeat 3) to test where throughput stops rising"},
 		{"one point with one trial", []Point{clear[0], {X: 2, Throughput: 1900, P99: 950, ThroughputTrials: []float64{1900}, P99Trials: []float64{950}}, clear[2]}, false, -1,
 			"no knee: with one trial at 2 threads no knee can be tested (throughput peaked at 3800 ops/s at 4 threads); repeat each point (--repeat 3) to test where throughput stops rising"},
 		{"one point", clear[:1], false, -1, "no knee: need at least 2 points to find a knee, have 1"},
