@@ -124,22 +124,7 @@ func TestOutputsSpareInputs(t *testing.T) {
 		{"calibrate --json the store", []string{"calibrate", "--json", store.DefaultPath}, []string{"--json mongobench.db is the results store file"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := snapshotDir(t, dir)
-			r := mongobenchIn(t, dir, nil, tc.args...)
-			if r.code != ExitBadInput {
-				t.Errorf("exit %d, want %d; stderr: %s", r.code, ExitBadInput, r.stderr)
-			}
-			if strings.Count(r.stderr, "\n") != 1 {
-				t.Errorf("stderr is not one line:\n%s", r.stderr)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(r.stderr, w) {
-					t.Errorf("stderr %q lacks %q", r.stderr, w)
-				}
-			}
-			if after := snapshotDir(t, dir); after != before {
-				t.Errorf("a refused command changed the directory:\nbefore %s\nafter  %s", before, after)
-			}
+			refusedUnchanged(t, dir, func() cmdResult { return mongobenchIn(t, dir, nil, tc.args...) }, tc.want)
 		})
 	}
 }

@@ -109,22 +109,7 @@ func TestUnwritableOutputs(t *testing.T) {
 		{"server --data-dir a regular file", []string{"server", "--data-dir", aFile, "--addr", "127.0.0.1:0"}, []string{"--data-dir " + aFile, "is not a directory"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := snapshotDir(t, dir)
-			r := mongobench(t, tc.args...)
-			if r.code != ExitBadInput {
-				t.Errorf("exit %d, want %d; stderr: %s", r.code, ExitBadInput, r.stderr)
-			}
-			if strings.Count(r.stderr, "\n") != 1 {
-				t.Errorf("stderr is not one line:\n%s", r.stderr)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(r.stderr, w) {
-					t.Errorf("stderr %q lacks %q", r.stderr, w)
-				}
-			}
-			if after := snapshotDir(t, dir); after != before {
-				t.Errorf("a refused command changed the directory:\nbefore %s\nafter  %s", before, after)
-			}
+			refusedUnchanged(t, dir, func() cmdResult { return mongobench(t, tc.args...) }, tc.want)
 		})
 	}
 }
@@ -251,5 +236,27 @@ func TestDamagedInputs(t *testing.T) {
 				t.Error("a report was written from damaged input")
 			}
 		})
+	}
+}
+
+// refusedUnchanged runs a command that must be refused: exit 2, one line
+// on stderr holding each of want, and dir exactly as it was.
+func refusedUnchanged(t *testing.T, dir string, run func() cmdResult, want []string) {
+	t.Helper()
+	before := snapshotDir(t, dir)
+	r := run()
+	if r.code != ExitBadInput {
+		t.Errorf("exit %d, want %d; stderr: %s", r.code, ExitBadInput, r.stderr)
+	}
+	if strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("stderr is not one line:\n%s", r.stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.stderr, w) {
+			t.Errorf("stderr %q lacks %q", r.stderr, w)
+		}
+	}
+	if after := snapshotDir(t, dir); after != before {
+		t.Errorf("a refused command changed the directory:\nbefore %s\nafter  %s", before, after)
 	}
 }
