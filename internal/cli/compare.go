@@ -177,7 +177,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkSeparateRuns(src.shown(o.refs, false), groups); err != nil {
+	if err := separateRuns(src.shown(o.refs, false), groups); err != nil {
 		return badInputf("compare: %w", err)
 	}
 	st, err := newStudy(o.refs, groups, o.baseline, o.alpha, o.allowed, stats.KneeOptions{})
@@ -358,4 +358,17 @@ func limitTally(runs []analysis.Run) string {
 		ds[i] = diagnosis.Of(r.Res)
 	}
 	return diagnosis.Tally(ds)
+}
+
+// separateRuns refuses groups that share a run (analysis.SeparateRuns),
+// naming each group by its letter and reference; the refusal is bad input.
+func separateRuns(shown []string, groups [][]analysis.Run) error {
+	names := make([]string, len(shown))
+	for i, s := range shown {
+		names[i] = fmt.Sprintf("%s (%s)", groupLetter(i), s)
+	}
+	if err := analysis.SeparateRuns(names, groups); err != nil {
+		return badInput{err}
+	}
+	return nil
 }

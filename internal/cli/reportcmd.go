@@ -145,7 +145,7 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if len(groups) > 1 {
-		if err := checkSeparateRuns(src.shown(o.refs, false), groups); err != nil {
+		if err := separateRuns(src.shown(o.refs, false), groups); err != nil {
 			return badInputf("report: %w", err)
 		}
 	}

@@ -307,25 +307,9 @@ func (s *runSource) loadGroup(ctx context.Context, ref string) ([]analysis.Run, 
 		s.readings = map[string]string{}
 	}
 	s.readings[ref] = reading
-	// The same run read twice, as a file and as its copy in the store,
-	// counts once too.
-	seen := map[string]bool{}
-	copies := map[string]bool{} // content, and whether read from the store
-	out := runs[:0]
-	for _, r := range runs {
-		k := r.Key()
-		if seen[k] {
-			continue
-		}
-		content := identify(r).content
-		if fromStore, ok := copies[content]; ok && fromStore != (r.ID > 0) {
-			continue
-		}
-		seen[k], copies[content] = true, r.ID > 0
-		out = append(out, r)
-	}
-	if err := checkWholeApart(ref, out); err != nil {
-		return nil, err
+	out := analysis.OnceEach(runs)
+	if err := analysis.WholeApart(ref, out); err != nil {
+		return nil, badInput{err}
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package cli
+package analysis
 
 import (
 	"crypto/sha256"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/results"
 )
@@ -31,8 +30,8 @@ type runIDs struct {
 	parts []string
 }
 
-func identify(r analysis.Run) runIDs {
-	var ids runIDs
+func identify(r Run) runIDs {
+	ids := placesOf(r)
 	h := sha256.New()
 	if err := results.WriteJSON(h, r.Res); err != nil {
 		// Unencodable results are none of another's: the run stands
@@ -41,6 +40,13 @@ func identify(r analysis.Run) runIDs {
 	} else {
 		ids.content = hex.EncodeToString(h.Sum(nil))
 	}
+	return ids
+}
+
+// placesOf is a run's place in a partitioned run and its parts' places,
+// without its content: what telling a part from its whole needs.
+func placesOf(r Run) runIDs {
+	var ids runIDs
 	res := r.Res
 	if res.Extra != nil && res.Extra.Part != nil {
 		p := res.Extra.Part
@@ -55,19 +61,30 @@ func identify(r analysis.Run) runIDs {
 	return ids
 }
 
-// checkSeparateRuns refuses groups that share a run: the same run named
-// twice (1 and 1; A,B and B; a results file and its copy in the store),
-// or a part of a run in one group and the merged whole in another. Such a
+// SameRunError is the refusal of a comparison of work with itself: one
+// run in two groups, or a part of a run in one group and its merged whole
+// in another (or beside it in the same group).
+type SameRunError struct{ msg string }
+
+func (e *SameRunError) Error() string { return e.msg }
+
+func sameRunf(format string, args ...any) error {
+	return &SameRunError{fmt.Sprintf(format, args...)}
+}
+
+// SeparateRuns refuses groups that share a run: the same run named twice
+// (1 and 1; A,B and B; a results file and its copy in the store), or a
+// part of a run in one group and the merged whole in another. Such a
 // comparison sets work against itself and would find "no difference" or
-// noise as if between configurations. shown names the groups.
-func checkSeparateRuns(shown []string, groups [][]analysis.Run) error {
+// noise as if between configurations. names name the groups ("A (ssd)").
+func SeparateRuns(names []string, groups [][]Run) error {
 	type seen struct {
 		group int
-		run   analysis.Run
+		run   Run
 		whole bool // the key is a part's place in this merged whole
 	}
 	at := map[string]seen{}
-	group := func(i int) string { return fmt.Sprintf("%s (%s)", groupLetter(i), shown[i]) }
+	group := func(i int) string { return names[i] }
 	// The first pair of groups found sharing runs is named with every run
 	// they share.
 	pairA, pairB := -1, -1
@@ -111,17 +128,17 @@ func checkSeparateRuns(shown []string, groups [][]analysis.Run) error {
 				case pairA >= 0:
 					// The pair found first is named.
 				case prev.whole:
-					return badInputf("group %s holds %s, a part of %s, which group %s holds whole: a part compared with its whole is the same work; name each run in one group only",
+					return sameRunf("group %s holds %s, a part of %s, which group %s holds whole: a part compared with its whole is the same work; name each run in one group only",
 						group(gi), sourceName(r), sourceName(prev.run), group(prev.group))
 				default:
-					return badInputf("group %s holds %s, a part of %s, which group %s holds whole: a part compared with its whole is the same work; name each run in one group only",
+					return sameRunf("group %s holds %s, a part of %s, which group %s holds whole: a part compared with its whole is the same work; name each run in one group only",
 						group(prev.group), sourceName(prev.run), sourceName(r), group(gi))
 				}
 			}
 		}
 	}
 	if pairA >= 0 {
-		return badInputf("groups %s and %s both hold %s: a run compared with itself tells nothing; name each run in one group only",
+		return sameRunf("groups %s and %s both hold %s: a run compared with itself tells nothing; name each run in one group only",
 			group(pairA), group(pairB), strings.Join(same, ", "))
 	}
 	return nil
@@ -136,14 +153,14 @@ func alsoAs(a, b string) string {
 	return " (also read as " + b + ")"
 }
 
-// checkWholeApart refuses a group that holds a part of a run beside the
-// merged whole: the part's operations would count twice in the group's
-// figures.
-func checkWholeApart(ref string, runs []analysis.Run) error {
-	places := map[string]analysis.Run{}
+// WholeApart refuses a group, read from ref, that holds a part of a run
+// beside the merged whole: the part's operations would count twice in the
+// group's figures.
+func WholeApart(ref string, runs []Run) error {
+	places := map[string]Run{}
 	ids := make([]runIDs, len(runs))
 	for i, r := range runs {
-		ids[i] = identify(r)
+		ids[i] = placesOf(r)
 		if ids[i].place != "" {
 			places[ids[i].place] = r
 		}
@@ -151,7 +168,7 @@ func checkWholeApart(ref string, runs []analysis.Run) error {
 	for i, r := range runs {
 		for _, p := range ids[i].parts {
 			if part, ok := places[p]; ok {
-				return badInputf("%s holds %s and %s, a part of it: its operations would count twice; name the whole or its parts", printable.String(ref), printable.String(sourceName(r)), printable.String(sourceName(part)))
+				return sameRunf("%s holds %s and %s, a part of it: its operations would count twice; name the whole or its parts", printable.String(ref), printable.String(sourceName(r)), printable.String(sourceName(part)))
 			}
 		}
 	}
@@ -159,9 +176,31 @@ func checkWholeApart(ref string, runs []analysis.Run) error {
 }
 
 // sourceName names a run by where it was read.
-func sourceName(r analysis.Run) string {
+func sourceName(r Run) string {
 	if r.ID > 0 {
 		return fmt.Sprintf("run %d", r.ID)
 	}
 	return r.Source
+}
+
+// OnceEach keeps each run once: a run read twice under one key, or as a
+// results file and as the store's copy of it, counts once in a group, so
+// that no run counts twice in a mean.
+func OnceEach(runs []Run) []Run {
+	seen := map[string]bool{}
+	copies := map[string]bool{} // content, and whether read from the store
+	var out []Run
+	for _, r := range runs {
+		k := r.Key()
+		if seen[k] {
+			continue
+		}
+		content := identify(r).content
+		if fromStore, ok := copies[content]; ok && fromStore != (r.ID > 0) {
+			continue
+		}
+		seen[k], copies[content] = true, r.ID > 0
+		out = append(out, r)
+	}
+	return out
 }
