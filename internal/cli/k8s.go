@@ -68,7 +68,7 @@ func k8sHelp() string { return k8sAbout + "\n" + flagsHelp(k8sFlags(&k8sOptions{
 
 // runK8s is "mongobench k8s".
 func runK8s(_ context.Context, args []string, env Env) error {
-	o := &k8sOptions{spec: kubejob.Spec{Name: "mongobench", CPU: "2", Memory: "1Gi", MetricsPort: 9100, CollectorImage: "busybox:1.37"}}
+	o := &k8sOptions{spec: kubejob.Spec{Name: "mongobench", CPU: "2", Memory: "1Gi", MetricsPort: 9100, CollectorImage: "busybox:1.37", Version: Version}}
 	defs := k8sFlags(o)
 	fs := newFlagSet("k8s", defs)
 	help, bad := fs.refusal(fs.parse(args))

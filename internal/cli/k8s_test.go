@@ -14,6 +14,7 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/mongobench/mongobench/internal/golden"
@@ -25,6 +26,7 @@ type manifest struct {
 	configMaps []*corev1.ConfigMap
 	jobs       []*batchv1.Job
 	pods       []*corev1.Pod
+	budgets    []*policyv1.PodDisruptionBudget
 }
 
 func decodeManifest(t *testing.T, text string) manifest {
@@ -53,6 +55,9 @@ func decodeManifest(t *testing.T, text string) manifest {
 		case "v1 Pod":
 			p := &corev1.Pod{}
 			m.pods, obj = append(m.pods, p), p
+		case "policy/v1 PodDisruptionBudget":
+			b := &policyv1.PodDisruptionBudget{}
+			m.budgets, obj = append(m.budgets, b), b
 		default:
 			t.Fatalf("unexpected object %s %s", kind.APIVersion, kind.Kind)
 		}
@@ -60,8 +65,14 @@ func decodeManifest(t *testing.T, text string) manifest {
 			t.Fatalf("%s does not decode strictly: %v\n%s", kind.Kind, err, doc)
 		}
 		// Printed again from the type, the document is the same: nothing
-		// in it was lost or made up on the way.
-		again, err := yaml.Marshal(obj)
+		// in it was lost or made up on the way (but the status, which the
+		// server owns and the manifest leaves out).
+		var fields map[string]any
+		if b, err := yaml.Marshal(obj); err != nil || yaml.Unmarshal(b, &fields) != nil {
+			t.Fatalf("%s: %v", kind.Kind, err)
+		}
+		delete(fields, "status")
+		again, err := yaml.Marshal(fields)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,8 +135,8 @@ func TestK8sManifest(t *testing.T) {
 			}
 			golden.Check(t, "k8s/"+tt.name+".yaml", r.stdout)
 			m := decodeManifest(t, r.stdout)
-			if len(m.jobs) != 1 || len(m.pods) != 1 {
-				t.Fatalf("%d jobs, %d pods; want one of each", len(m.jobs), len(m.pods))
+			if len(m.jobs) != 1 || len(m.pods) != 1 || len(m.budgets) != 1 {
+				t.Fatalf("%d jobs, %d pods, %d disruption budgets; want one of each", len(m.jobs), len(m.pods), len(m.budgets))
 			}
 			job := m.jobs[0]
 			spec := job.Spec

@@ -8,6 +8,7 @@ package kubejob
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -17,8 +18,11 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 )
@@ -41,7 +45,7 @@ const (
 	// RunIDEnv names the run the parts share: the Job's uid, unique to
 	// each run of it.
 	RunIDEnv = "MONGOBENCH_RUN_ID"
-	// nonRoot is the user distroless images run as.
+	// nonRoot is the user mongobench's image runs as (as distroless's nonroot does).
 	nonRoot = 65532
 )
 
@@ -70,8 +74,11 @@ type Spec struct {
 	// for none.
 	MetricsPort int
 	// CollectorImage is the image of the pod the results are copied from:
-	// one with tar, which kubectl cp needs and mongobench's image lacks.
+	// one with tar, which kubectl cp needs (mongobench's own image will do).
 	CollectorImage string
+	// Version is mongobench's version, for the app.kubernetes.io/version
+	// label; "" leaves the label out.
+	Version string
 }
 
 // ResultFile is the name of part index's results file on the volume:
@@ -133,13 +140,42 @@ func (s *Spec) Validate() []error {
 	return errs
 }
 
-// labels are on every object, and select the run's pods.
-func (s *Spec) labels() map[string]string {
-	return map[string]string{"app.kubernetes.io/name": "mongobench", "app.kubernetes.io/instance": s.Name}
+// The components of a run, as their app.kubernetes.io/component label
+// names them.
+const (
+	ComponentPart      = "benchmark-part"
+	ComponentCollector = "results-collector"
+	ComponentWorkloads = "workloads"
+)
+
+// selector picks out the run's parts: their anti-affinity and the
+// disruption budget select by it, so that the collector, which runs
+// beside a part, is neither kept apart nor protected.
+func (s *Spec) selector() map[string]string {
+	return map[string]string{
+		"app.kubernetes.io/name":      "mongobench",
+		"app.kubernetes.io/instance":  s.Name,
+		"app.kubernetes.io/component": ComponentPart,
+	}
 }
 
-func (s *Spec) meta(name string) metav1.ObjectMeta {
-	return metav1.ObjectMeta{Name: name, Namespace: s.Namespace, Labels: s.labels()}
+// labels are Kubernetes' recommended labels
+// (kubernetes.io/docs/concepts/overview/working-with-objects/common-labels).
+func (s *Spec) labels(component string) map[string]string {
+	l := s.selector()
+	l["app.kubernetes.io/component"] = component
+	l["app.kubernetes.io/part-of"] = "mongobench"
+	l["app.kubernetes.io/managed-by"] = "mongobench"
+	// A version built with characters a label refuses ("1.0+build")
+	// is left out rather than failing the manifest.
+	if s.Version != "" && len(validation.IsValidLabelValue(s.Version)) == 0 {
+		l["app.kubernetes.io/version"] = s.Version
+	}
+	return l
+}
+
+func (s *Spec) meta(name, component string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: name, Namespace: s.Namespace, Labels: s.labels(component)}
 }
 
 // ConfigMap holds the workload files; nil when there are none (the
@@ -150,7 +186,7 @@ func (s *Spec) ConfigMap() *corev1.ConfigMap {
 	}
 	return &corev1.ConfigMap{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: s.meta(s.Name + "-workloads"),
+		ObjectMeta: s.meta(s.Name+"-workloads", ComponentWorkloads),
 		Data:       maps.Clone(s.Workloads),
 	}
 }
@@ -160,7 +196,7 @@ func (s *Spec) ConfigMap() *corev1.ConfigMap {
 func (s *Spec) Job() *batchv1.Job {
 	parts := int32(s.Parts)
 	mode := batchv1.IndexedCompletion
-	podLabels := s.labels()
+	podLabels := s.labels(ComponentPart)
 	container := corev1.Container{
 		Name:  "mongobench",
 		Image: s.Image,
@@ -216,7 +252,7 @@ func (s *Spec) Job() *batchv1.Job {
 	}
 	return &batchv1.Job{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
-		ObjectMeta: s.meta(s.Name),
+		ObjectMeta: s.meta(s.Name, ComponentPart),
 		Spec: batchv1.JobSpec{
 			Completions:    &parts,
 			Parallelism:    &parts,
@@ -242,7 +278,7 @@ func (s *Spec) Job() *batchv1.Job {
 					// apart is for.
 					Affinity: &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
 						RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
-							LabelSelector: &metav1.LabelSelector{MatchLabels: podLabels},
+							LabelSelector: &metav1.LabelSelector{MatchLabels: s.selector()},
 							TopologyKey:   "kubernetes.io/hostname",
 						}},
 					}},
@@ -257,7 +293,7 @@ func (s *Spec) Job() *batchv1.Job {
 func (s *Spec) Collector() *corev1.Pod {
 	return &corev1.Pod{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
-		ObjectMeta: s.meta(s.CollectorName()),
+		ObjectMeta: s.meta(s.CollectorName(), ComponentCollector),
 		Spec: corev1.PodSpec{
 			RestartPolicy: corev1.RestartPolicyNever,
 			Containers: []corev1.Container{{
@@ -276,8 +312,36 @@ func (s *Spec) Collector() *corev1.Pod {
 	}
 }
 
-// Manifest is the objects as YAML documents, ConfigMap first so that the
-// Job's pods find it, after a header of comments with commands.
+// DisruptionBudget keeps voluntary disruptions (a node drain, the
+// cluster autoscaler) from evicting a running part: with backoffLimit 0 a
+// part evicted fails the run, and a part restarted would measure alone,
+// after the others. A drain waits for the parts to end instead; ended
+// pods are not counted, so it holds nothing once the run is over.
+func (s *Spec) DisruptionBudget() *policyv1.PodDisruptionBudget {
+	zero := intstr.FromInt32(0)
+	return &policyv1.PodDisruptionBudget{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"},
+		ObjectMeta: s.meta(s.Name, ComponentPart),
+		Spec: policyv1.PodDisruptionBudgetSpec{
+			MaxUnavailable: &zero,
+			Selector:       &metav1.LabelSelector{MatchLabels: s.selector()},
+		},
+	}
+}
+
+// Objects are the run's objects in the order they are applied:
+// ConfigMap first so that the Job's pods find it, the disruption budget
+// before the pods it protects.
+func (s *Spec) Objects() []runtime.Object {
+	var objects []runtime.Object
+	if cm := s.ConfigMap(); cm != nil {
+		objects = append(objects, cm)
+	}
+	return append(objects, s.DisruptionBudget(), s.Job(), s.Collector())
+}
+
+// Manifest is the objects as YAML documents, after a header of comments
+// with commands.
 func (s *Spec) Manifest(header []string) ([]byte, error) {
 	if errs := s.Validate(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -286,12 +350,8 @@ func (s *Spec) Manifest(header []string) ([]byte, error) {
 	for _, l := range header {
 		buf.WriteString(strings.TrimRight("# "+l, " ") + "\n")
 	}
-	objects := []any{s.Job(), s.Collector()}
-	if cm := s.ConfigMap(); cm != nil {
-		objects = append([]any{cm}, objects...)
-	}
-	for _, o := range objects {
-		b, err := yaml.Marshal(o)
+	for _, o := range s.Objects() {
+		b, err := withoutStatus(o)
 		if err != nil {
 			return nil, err
 		}
@@ -299,4 +359,20 @@ func (s *Spec) Manifest(header []string) ([]byte, error) {
 		buf.Write(b)
 	}
 	return buf.Bytes(), nil
+}
+
+// withoutStatus is o as YAML without its status, which the server owns:
+// the types print a disruption budget's counters as zeros, which read
+// as a state the run is in.
+func withoutStatus(o runtime.Object) ([]byte, error) {
+	j, err := json.Marshal(o)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(j, &fields); err != nil {
+		return nil, err
+	}
+	delete(fields, "status")
+	return yaml.Marshal(fields)
 }

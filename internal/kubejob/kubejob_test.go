@@ -1,6 +1,7 @@
 package kubejob
 
 import (
+	"maps"
 	"strings"
 	"testing"
 )
@@ -69,7 +70,61 @@ func TestManifestObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := strings.Split(string(out), "\n---\n")
-	if docs[0] != "# one\n#\n# two" || len(docs) != 4 || !strings.Contains(docs[1], "\nkind: ConfigMap\n") {
+	if docs[0] != "# one\n#\n# two" || len(docs) != 5 || !strings.Contains(docs[1], "\nkind: ConfigMap\n") ||
+		!strings.Contains(docs[2], "\nkind: PodDisruptionBudget\n") {
 		t.Errorf("manifest:\n%s", out)
+	}
+}
+
+// TestLabels: every object carries Kubernetes' recommended labels; the
+// parts' anti-affinity and disruption budget select the parts alone, not
+// the collector that runs beside them; a version a label cannot hold is
+// left out.
+func TestLabels(t *testing.T) {
+	t.Parallel()
+	s := valid()
+	s.Version = "1.2.3"
+	s.Workloads = map[string]string{"w": ""}
+	for _, o := range []struct {
+		kind      string
+		labels    map[string]string
+		component string
+	}{
+		{"ConfigMap", s.ConfigMap().Labels, ComponentWorkloads},
+		{"Job", s.Job().Labels, ComponentPart},
+		{"pod template", s.Job().Spec.Template.Labels, ComponentPart},
+		{"PodDisruptionBudget", s.DisruptionBudget().Labels, ComponentPart},
+		{"collector", s.Collector().Labels, ComponentCollector},
+	} {
+		want := map[string]string{
+			"app.kubernetes.io/name": "mongobench", "app.kubernetes.io/instance": s.Name,
+			"app.kubernetes.io/component": o.component, "app.kubernetes.io/part-of": "mongobench",
+			"app.kubernetes.io/managed-by": "mongobench", "app.kubernetes.io/version": "1.2.3",
+		}
+		if !maps.Equal(o.labels, want) {
+			t.Errorf("%s labels %v, want %v", o.kind, o.labels, want)
+		}
+	}
+	selects := func(sel map[string]string, labels map[string]string) bool {
+		for k, v := range sel {
+			if labels[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+	anti := s.Job().Spec.Template.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchLabels
+	budget := s.DisruptionBudget().Spec.Selector.MatchLabels
+	for name, sel := range map[string]map[string]string{"anti-affinity": anti, "disruption budget": budget} {
+		if !selects(sel, s.Job().Spec.Template.Labels) || selects(sel, s.Collector().Labels) {
+			t.Errorf("%s selector %v must select the parts and not the collector", name, sel)
+		}
+	}
+	if mu := s.DisruptionBudget().Spec.MaxUnavailable; mu == nil || mu.IntValue() != 0 {
+		t.Errorf("disruption budget allows %v parts down, want 0", mu)
+	}
+	s.Version = "1.0+build.7"
+	if _, ok := s.Job().Labels["app.kubernetes.io/version"]; ok {
+		t.Errorf("version %q is not a label value, yet labelled", s.Version)
 	}
 }
