@@ -33,6 +33,8 @@ type benchConfig struct {
 	// plan is this process's part of a partitioned run, or the instant a
 	// whole run starts at; nil for neither.
 	plan *partPlan
+	// metricsRunID is the run_id label of the live metrics; "" for none.
+	metricsRunID string
 }
 
 // warn prints warnings as mongobench's.
@@ -150,10 +152,12 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	}
 	var metricsSink bench.Sink
 	if cfg.args.metricsAddr != "" {
-		srv, err := serveMetrics(cfg.args.metricsAddr, metricsPart(cfg), env)
+		run := metricsOptions(cfg, time.Now())
+		srv, err := serveMetrics(cfg.args.metricsAddr, run, env)
 		if err != nil {
 			return err
 		}
+		cfg.metricsRunID = run.RunID
 		defer srv.Close()
 		metricsSink = srv.Sink()
 	}

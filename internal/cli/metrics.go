@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/promsink"
 )
@@ -12,7 +15,7 @@ const metricsAddrExpected = "expected HOST:PORT this machine can listen on, such
 
 // serveMetrics starts the --metrics-addr endpoint. An address that cannot
 // be listened on is bad input, found before anything runs.
-func serveMetrics(addr string, part promsink.Options, env Env) (*promsink.Server, error) {
+func serveMetrics(addr string, run promsink.Options, env Env) (*promsink.Server, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		var ae *net.AddrError
 		if errors.As(err, &ae) {
@@ -20,19 +23,30 @@ func serveMetrics(addr string, part promsink.Options, env Env) (*promsink.Server
 		}
 		return nil, badInputf("--metrics-addr %q: %v: %s", addr, err, metricsAddrExpected)
 	}
-	srv, err := promsink.Listen(addr, part)
+	srv, err := promsink.Listen(addr, run)
 	if err != nil {
 		return nil, badInputf("--metrics-addr %s: %v: %s", addr, err, metricsAddrExpected)
 	}
-	fmt.Fprintf(env.Stderr, "mongobench: serving metrics at %s\n", srv.URL())
+	fmt.Fprintf(env.Stderr, "mongobench: serving metrics at %s (run_id %q)\n", srv.URL(), run.RunID)
 	return srv, nil
 }
 
-// metricsPart is the part of a distributed run the endpoint labels its
-// metrics with: part 0 of 1 when the run is not split.
-func metricsPart(cfg *benchConfig) promsink.Options {
-	if cfg.plan == nil || cfg.plan.part.Whole() {
-		return promsink.Options{Part: 0, Parts: 1}
+// metricsOptions name the run the endpoint's series belong to: the part
+// of a distributed run (part 0 of 1 when it is not split) and the run id
+// its parts share, or for a whole run an id of its own that sorts by
+// when it started; its label; and its workload files.
+func metricsOptions(cfg *benchConfig, now time.Time) promsink.Options {
+	o := promsink.Options{Part: 0, Parts: 1, RunID: newRunID(now), Label: cfg.Spec.Label, Workload: promsink.WorkloadName(cfg.args.files)}
+	if cfg.plan != nil && !cfg.plan.part.Whole() {
+		o.Part, o.Parts, o.RunID = cfg.plan.part.Index, cfg.plan.part.Count, cfg.plan.runID
 	}
-	return promsink.Options{Part: cfg.plan.part.Index, Parts: cfg.plan.part.Count}
+	return o
+}
+
+// newRunID is a whole run's id: its start in UTC, then a random suffix
+// for two runs started in one second.
+func newRunID(now time.Time) string {
+	b := make([]byte, 2)
+	_, _ = rand.Read(b)
+	return now.UTC().Format(promsink.RunIDTimeLayout) + "-" + hex.EncodeToString(b)
 }

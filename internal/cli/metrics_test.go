@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,12 +39,12 @@ func TestMetricsAddr(t *testing.T) {
 		stderr.end()
 	}()
 	// A status line with operations done, and the endpoint said before it.
-	var endpoint string
+	var endpoint, runID string
 	var done int64
 	stderr.waitFor(t, "a status line with operations", func(lines []string) bool {
 		for _, l := range lines {
-			if u, ok := strings.CutPrefix(l, "mongobench: serving metrics at "); ok {
-				endpoint = u
+			if m := servingMetrics.FindStringSubmatch(l); m != nil {
+				endpoint, runID = m[1], m[2]
 			}
 			if m := statusLineOps.FindStringSubmatch(l); m != nil {
 				done, _ = strconv.ParseInt(m[1], 10, 64)
@@ -64,24 +65,30 @@ func TestMetricsAddr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reads := scraped[`mongobench_operations_total{command="run",op="READ",part="1",status="OK"}`]
+	// Every series names its run: the part's run id (the hash of the
+	// command's properties here), its workload file and its part.
+	run := `label="",part="1",run_id="` + runID + `"`
+	reads := scraped[`mongobench_operations_total{command="run",label="",op="READ",part="1",run_id="`+runID+`",status="OK",workload="workloadc"}`]
 	if reads < float64(done) {
 		t.Errorf("the endpoint counts %v reads; the status line before said %d operations", reads, done)
 	}
-	if got := scraped[`mongobench_phase_running{command="run",part="1"}`]; got != 1 {
+	if got := scraped[`mongobench_phase_running{command="run",`+run+`,workload="workloadc"}`]; got != 1 {
 		t.Errorf("phase running = %v during the run, want 1", got)
 	}
-	if got := scraped[`mongobench_operation_latency_seconds_count{command="run",op="READ",outcome="ok",part="1"}`]; got != reads {
+	if got := scraped[`mongobench_operation_latency_seconds_count{command="run",label="",op="READ",outcome="ok",part="1",run_id="`+runID+`",workload="workloadc"}`]; got != reads {
 		t.Errorf("the READ latency histogram holds %v values, the counter %v", got, reads)
 	}
-	if scraped[`mongobench_part{part="1"}`] != 1 || scraped[`mongobench_parts{part="1"}`] != 3 {
-		t.Errorf("part %v of %v, want 1 of 3", scraped[`mongobench_part{part="1"}`], scraped[`mongobench_parts{part="1"}`])
+	if part, parts := scraped[`mongobench_part{`+run+`,workload="workloadc"}`], scraped[`mongobench_parts{`+run+`,workload="workloadc"}`]; part != 1 || parts != 3 {
+		t.Errorf("part %v of %v, want 1 of 3", part, parts)
 	}
 	s := parseSummary(t, stdout.String())
 	if final := s.int(t, "READ", "Operations"); float64(final) < reads {
 		t.Errorf("the summary counts %d reads, fewer than the endpoint's %v during the run", final, reads)
 	}
 }
+
+// servingMetrics is what a run says of its endpoint: its URL and run id.
+var servingMetrics = regexp.MustCompile(`^mongobench: serving metrics at (\S+) \(run_id "([^"]+)"\)$`)
 
 // scrapeText reads the endpoint in the text format: each series, as
 // written, to its value.

@@ -14,6 +14,7 @@ func resultsMeta(cfg *benchConfig, command string, seed uint64, url, database st
 		Tool:    results.Tool{Name: "mongobench", Version: Version},
 		Command: append([]string{"mongobench", command}, redact.Args(cfg.args.raw)...),
 		Label:   cfg.Spec.Label,
+		RunID:   cfg.metricsRunID,
 		Phase:   command,
 		Config:  bench.ResolvedConfig(cfg.Settings, seed, url, database),
 	}

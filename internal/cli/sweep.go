@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/bench"
@@ -61,19 +62,23 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	}
 	// One endpoint for the whole sweep, fed each trial in turn.
 	var metricsSink bench.Sink
+	var metricsRunID string
 	if o.benchArgs.metricsAddr != "" {
-		srv, err := serveMetrics(o.benchArgs.metricsAddr, promsink.Options{Part: 0, Parts: 1}, env)
+		label, _ := plan.Props.Get("label")
+		run := promsink.Options{Part: 0, Parts: 1, RunID: newRunID(time.Now()), Label: label,
+			Workload: promsink.WorkloadName(o.benchArgs.files)}
+		srv, err := serveMetrics(o.benchArgs.metricsAddr, run, env)
 		if err != nil {
 			return err
 		}
 		defer srv.Close()
-		metricsSink = srv.Sink()
+		metricsSink, metricsRunID = srv.Sink(), run.RunID
 	}
 	a := o.benchArgs
 	s, err := sweep.Start(ctx, plan, sweep.Config{
 		Repeat: o.repeat, DiscardFirst: o.discardFirst, Reload: o.reload, OutDir: o.outDir,
 		DataDir: a.dataDir, Drop: a.drop, Limits: bench.Limits{MaxErrors: a.maxErrors, MaxErrorRate: a.maxErrorRate},
-		Grace: stopGrace, Stop: interrupt.stopped(), Store: st, Metrics: metricsSink,
+		Grace: stopGrace, Stop: interrupt.stopped(), Store: st, Metrics: metricsSink, MetricsRunID: metricsRunID,
 		Tool:        results.Tool{Name: "mongobench", Version: Version},
 		CommandLine: append([]string{"mongobench", o.command}, redact.Args(o.bench)...),
 		Display:     func() []bench.Sink { return displaySinks(env, a.status) },

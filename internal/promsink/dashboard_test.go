@@ -32,10 +32,13 @@ type dashboard struct {
 }
 
 var (
-	metricRef  = regexp.MustCompile(`\bmongobench_[a-z_]+\b`)
-	byClause   = regexp.MustCompile(`\bby \(([^)]*)\)`)
-	matchers   = regexp.MustCompile(`\{([^{}]*)\}`)
-	matcherKey = regexp.MustCompile(`([a-zA-Z_]+)\s*(?:=~|!~|!=|=)\s*"`)
+	metricRef = regexp.MustCompile(`\bmongobench_[a-z_]+\b`)
+	// selectorOf is a metric and its matchers, as a panel's query has it.
+	selectorOf  = regexp.MustCompile(`\b(mongobench_[a-z_]+)(\{[^{}]*\})?`)
+	labelValues = regexp.MustCompile(`label_values\((mongobench_[a-z_]+)(?:\{[^{}]*\})?,\s*([a-zA-Z_]+)\)`)
+	byClause    = regexp.MustCompile(`\bby \(([^)]*)\)`)
+	matchers    = regexp.MustCompile(`\{([^{}]*)\}`)
+	matcherKey  = regexp.MustCompile(`([a-zA-Z_]+)\s*(?:=~|!~|!=|=)\s*"`)
 )
 
 // TestDashboard: the dashboard parses, and every metric and label its
@@ -87,11 +90,31 @@ func TestDashboard(t *testing.T) {
 		}
 		for _, tg := range p.Targets {
 			exprs = append(exprs, tg.Expr)
+			// A panel shows one run: several runs in one Prometheus
+			// must not add up.
+			for _, m := range selectorOf.FindAllStringSubmatch(tg.Expr, -1) {
+				if !strings.Contains(m[2], RunIDLabel+`="$`+RunIDLabel+`"`) {
+					t.Errorf("panel %q: %s is not limited to the chosen run: %s", p.Title, m[1], tg.Expr)
+				}
+			}
 		}
 	}
+	variables := map[string]bool{}
 	for _, v := range d.Templating.List {
+		variables[v.Name] = true
 		if v.Definition != "" {
 			exprs = append(exprs, v.Definition)
+		}
+		// The label a variable lists must be on the metric it lists it of.
+		for _, m := range labelValues.FindAllStringSubmatch(v.Definition, -1) {
+			if !labelNames[m[1]][m[2]] {
+				t.Errorf("variable %q lists label %q of %s, which has no such label", v.Name, m[2], m[1])
+			}
+		}
+	}
+	for _, want := range []string{RunIDLabel, LabelLabel, WorkloadLabel, "command"} {
+		if !variables[want] {
+			t.Errorf("the dashboard has no %q variable", want)
 		}
 	}
 	for _, e := range exprs {

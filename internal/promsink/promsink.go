@@ -27,12 +27,35 @@ import (
 	"github.com/mongobench/mongobench/internal/measure"
 )
 
-// Options says which part of a distributed run this process is.
+// Options say which run, and which part of it, this process is: every
+// series carries them as labels (run_id, label, workload, part), so that
+// one Prometheus and one dashboard hold several runs apart.
 type Options struct {
 	// Part is the index of this process's part, from 0 (as Kubernetes'
 	// completion index); Parts is how many parts the run has, 1 when it
 	// is not partitioned.
 	Part, Parts int
+	// RunID names the run (the parts of a distributed run share it);
+	// Label is the run's --label; Workload names the workload it runs.
+	RunID, Label, Workload string
+}
+
+// The labels every series carries, from Options.
+const (
+	RunIDLabel    = "run_id"
+	LabelLabel    = "label"
+	WorkloadLabel = "workload"
+	PartLabel     = "part"
+)
+
+// Labels are the constant labels opts puts on every series.
+func (opts Options) Labels() prometheus.Labels {
+	return prometheus.Labels{
+		PartLabel:     strconv.Itoa(opts.Part),
+		RunIDLabel:    opts.RunID,
+		LabelLabel:    opts.Label,
+		WorkloadLabel: opts.Workload,
+	}
 }
 
 // The metrics' names, as dashboards and alerts name them.
@@ -105,9 +128,9 @@ func New(opts Options) *Sink {
 	if opts.Parts < 1 {
 		opts.Parts = 1
 	}
-	part := prometheus.Labels{"part": strconv.Itoa(opts.Part)}
+	constant := opts.Labels()
 	desc := func(name, help string, labels ...string) *prometheus.Desc {
-		return prometheus.NewDesc(name, help, labels, part)
+		return prometheus.NewDesc(name, help, labels, constant)
 	}
 	return &Sink{
 		opts:     opts,

@@ -348,9 +348,12 @@ func TestTextExposition(t *testing.T) {
 // fedSink is a sink fed two hand-made intervals of a throttled run, with
 // every kind of series: successes and failures, service and intended
 // latency, schedule lag.
+// fedOptions name the run fedSink's series belong to.
+var fedOptions = Options{Part: 1, Parts: 3, RunID: "20261126T020000Z-3f9a", Label: "wiredtiger 8.0", Workload: "workloada"}
+
 func fedSink(t *testing.T) *Sink {
 	t.Helper()
-	s := New(Options{Part: 0, Parts: 1})
+	s := New(fedOptions)
 	var progress runner.Progress
 	if err := s.Open(bench.Phase{Command: "run", Target: 500, Progress: &progress}); err != nil {
 		t.Fatal(err)
@@ -399,4 +402,32 @@ func gather(t *testing.T, s *Sink) []*dto.MetricFamily {
 		t.Fatal(err)
 	}
 	return mfs
+}
+
+// TestSeriesNameTheirRun: every series the endpoint serves carries the
+// run id, label, workload and part of the run it belongs to, so that one
+// Prometheus can hold several runs and a dashboard pick one.
+func TestSeriesNameTheirRun(t *testing.T) {
+	t.Parallel()
+	want := map[string]string{RunIDLabel: fedOptions.RunID, LabelLabel: fedOptions.Label,
+		WorkloadLabel: fedOptions.Workload, PartLabel: "1"}
+	families := gather(t, fedSink(t))
+	series := 0
+	for _, mf := range families {
+		for _, m := range mf.GetMetric() {
+			series++
+			got := map[string]string{}
+			for _, lp := range m.GetLabel() {
+				got[lp.GetName()] = lp.GetValue()
+			}
+			for k, v := range want {
+				if got[k] != v {
+					t.Errorf("%s %v: label %s is %q, want %q", mf.GetName(), got, k, got[k], v)
+				}
+			}
+		}
+	}
+	if len(families) < 8 || series < 10 {
+		t.Fatalf("only %d families, %d series served", len(families), series)
+	}
 }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
 )
@@ -39,6 +41,10 @@ type Results struct {
 	// Command is the command line, its passwords already redacted.
 	Command []string `json:"command,omitempty"`
 	Label   string   `json:"label,omitempty"`
+	// RunID is the run_id label its live metrics carried (--metrics-addr),
+	// so that its series can be found in Prometheus; absent when it served
+	// none.
+	RunID string `json:"run_id,omitempty"`
 	// Phase is PhaseLoad or PhaseRun.
 	Phase string `json:"phase"`
 	// Config holds the resolved properties, their secrets already redacted.
@@ -153,6 +159,7 @@ type Meta struct {
 	Tool    Tool
 	Command []string
 	Label   string
+	RunID   string
 	Phase   string
 	Config  map[string]string
 	Partial bool
@@ -170,6 +177,7 @@ func NewResults(s *measure.Summary, meta Meta) (*Results, error) {
 		Tool:          meta.Tool,
 		Command:       meta.Command,
 		Label:         meta.Label,
+		RunID:         meta.RunID,
 		Phase:         meta.Phase,
 		Config:        meta.Config,
 		Start:         s.Start.UTC(),
@@ -508,4 +516,23 @@ func latencySummary(lr *LatencyResult) *measure.LatencySummary {
 		}
 	}
 	return ls
+}
+
+// ReadFile reads a results file, or the journal (JournalSuffix) of a run
+// that did not finish; only a regular file is opened.
+func ReadFile(path string) (*Results, error) {
+	f, err := inputfile.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read results file: %w", err)
+	}
+	defer f.Close()
+	read := ReadJSON
+	if strings.HasSuffix(path, JournalSuffix) {
+		read = ReadJournal
+	}
+	res, err := read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return res, nil
 }

@@ -112,8 +112,10 @@ type Config struct {
 	// redacted; each trial records it with the point's values after it.
 	CommandLine []string
 	// Metrics is fed every trial, one phase after another (the
-	// --metrics-addr endpoint); nil for none.
-	Metrics bench.Sink
+	// --metrics-addr endpoint); nil for none. MetricsRunID is its run_id
+	// label, which each trial's results record.
+	Metrics      bench.Sink
+	MetricsRunID string
 	// Display returns the sinks that show a trial as it runs.
 	Display func() []bench.Sink
 	// Knee decides when an automatic series has found its knee, and
@@ -446,7 +448,7 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 		Limits: s.cfg.Limits,
 		Meta: func(prep *bench.Prepared) results.Meta {
 			return results.Meta{
-				Tool: s.cfg.Tool, Command: s.commandLine(p, set, file), Label: settings.Spec.Label, Phase: s.plan.Command,
+				Tool: s.cfg.Tool, Command: s.commandLine(p, set, file), Label: settings.Spec.Label, RunID: s.cfg.MetricsRunID, Phase: s.plan.Command,
 				Config: bench.ResolvedConfig(settings, prep.Seed, redact.URL(prep.URL), prep.Database),
 			}
 		},
