@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
-	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
@@ -360,19 +359,9 @@ func looksLikeFile(ref string) bool {
 // loadFile reads a results file, or the journal of a run that did not
 // finish.
 func loadFile(path string) (analysis.Run, error) {
-	f, err := inputfile.Open(path)
+	res, err := results.ReadFile(path)
 	if err != nil {
-		return analysis.Run{}, inputErrorf("cannot read results file: %w", err)
-	}
-	defer f.Close()
-	var res *results.Results
-	if strings.HasSuffix(path, results.JournalSuffix) {
-		res, err = results.ReadJournal(f)
-	} else {
-		res, err = results.ReadJSON(f)
-	}
-	if err != nil {
-		return analysis.Run{}, inputErrorf("%s: %w", path, err)
+		return analysis.Run{}, InputError{err}
 	}
 	return analysis.NewRun(res, path, 0), nil
 }
