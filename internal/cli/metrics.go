@@ -31,8 +31,8 @@ func serveMetrics(addr string, part promsink.Options, env Env) (*promsink.Server
 // metricsPart is the part of a distributed run the endpoint labels its
 // metrics with: part 0 of 1 when the run is not split.
 func metricsPart(cfg *benchConfig) promsink.Options {
-	if cfg.plan == nil || cfg.plan.part.Whole() {
+	if cfg.plan == nil || cfg.plan.Part.Whole() {
 		return promsink.Options{Part: 0, Parts: 1}
 	}
-	return promsink.Options{Part: cfg.plan.part.Index, Parts: cfg.plan.part.Count}
+	return promsink.Options{Part: cfg.plan.Part.Index, Parts: cfg.plan.Part.Count}
 }
