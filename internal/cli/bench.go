@@ -32,7 +32,7 @@ type benchConfig struct {
 	exporter string // the summary's format: one of export.Exporters
 	// plan is this process's part of a partitioned run, or the instant a
 	// whole run starts at; nil for neither.
-	plan *partPlan
+	plan *partition.Plan
 	// metricsRunID is the run_id label of the live metrics; "" for none.
 	metricsRunID string
 }
@@ -193,15 +193,11 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		// which keeps another run under the same id out while this one
 		// measures.
 		var release func()
-		target.PhaseSeed = plan.part.Seed
-		target.BeforePhase = func(ctx context.Context, p *bench.Prepared) (*results.Part, error) {
-			b := &partition.Barrier{Coll: p.Monitor.Database(p.Database).Collection(partition.Collection), Clock: partition.SystemClock{}}
-			at, how, err := plan.synchronize(ctx, env, b)
-			if err != nil {
-				return nil, err
-			}
-			release = b.Hold(context.WithoutCancel(ctx))
-			return plan.record(p.Seed, at, how), nil
+		target.PhaseSeed = plan.Part.Seed
+		target.BeforePhase = func(ctx context.Context, p *bench.Prepared) (part *results.Part, err error) {
+			say := func(msg string) { fmt.Fprintf(env.Stderr, "mongobench: %s\n", msg) }
+			part, release, err = plan.Start(ctx, p.Monitor.Database(p.Database), p.Seed, say)
+			return part, err
 		}
 		exec.BeforeClose = func() {
 			if release != nil {

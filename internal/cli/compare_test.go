@@ -128,33 +128,6 @@ func FuzzParseInterleaved(f *testing.F) {
 	})
 }
 
-// TestLoadGroup checks the forms a group takes on the command line, and
-// that a run named twice counts once.
-func TestLoadGroup(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	p := writeSynth(t, dir, map[string]resultstest.Spec{"x1": {Throughput: 1}, "x2": {Throughput: 2}})
-	src := &runSource{storePath: filepath.Join(dir, "none.db")}
-	defer src.close()
-	tests := []struct {
-		ref  string
-		want int
-	}{
-		{p["x1"], 1},
-		{p["x1"] + "," + p["x2"], 2},
-		{p["x1"] + "," + p["x1"], 1},
-		{filepath.Join(dir, "x*.json"), 2},
-		{dir, 2},
-		{dir + "," + p["x2"], 2},
-	}
-	for _, tc := range tests {
-		runs, err := src.loadGroup(t.Context(), tc.ref)
-		if err != nil || len(runs) != tc.want {
-			t.Errorf("%s: %d runs (err %v), want %d", strings.ReplaceAll(tc.ref, dir, "DIR"), len(runs), err, tc.want)
-		}
-	}
-}
-
 // TestCompareRefuses checks the groups compare refuses (exit 2, one line
 // naming what differs or what is accepted) and the difference it accepts
 // when allowed, which its output then names.

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/disk"
@@ -87,36 +84,12 @@ func parseDiskArgs(args []string) (*diskArgs, error) {
 	if fs.fs.NArg() > 0 {
 		return nil, badInputf("disk: unexpected argument %q: name the directory with --dir D", redact.Arg(fs.fs.Arg(0)))
 	}
-	if a.opts.Dir == "" {
-		a.opts.Dir = "."
-	}
-	abs, err := filepath.Abs(a.opts.Dir)
+	abs, err := disk.CheckDir(a.opts.Dir)
 	if err != nil {
-		return nil, badInputf("disk: --dir %s: %v: expected a directory", a.opts.Dir, err)
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return nil, badInputf("disk: --dir %s is not a directory: expected an existing directory on the disk to measure", a.opts.Dir)
-	}
-	// fio reads ':' in a directory as a separator of several.
-	if strings.Contains(abs, ":") {
-		return nil, badInputf("disk: --dir %s holds ':', which fio takes for a list of directories: expected a directory whose path has no ':'", a.opts.Dir)
+		return nil, badInputf("disk: --dir %w", err)
 	}
 	a.opts.Dir = abs
 	return a, nil
-}
-
-// lookFio finds fio on the command's $PATH.
-func lookFio(env Env) string {
-	for _, dir := range filepath.SplitList(env.Getenv("PATH")) {
-		if dir == "" {
-			continue
-		}
-		p := filepath.Join(dir, "fio")
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p
-		}
-	}
-	return ""
 }
 
 // runDisk is "mongobench disk".
@@ -135,7 +108,7 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 	}
-	if a.opts.Fio = lookFio(env); a.opts.Fio == "" {
+	if a.opts.Fio = disk.LookFio(env.Getenv("PATH")); a.opts.Fio == "" {
 		return badInput{fmt.Errorf("disk: %w", disk.ErrNoFio)}
 	}
 	// The store is opened first: a store that cannot be written is
@@ -147,9 +120,8 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 		}
 		defer st.Close()
 	}
-	tests := 2*len(a.opts.QueueDepths) + 2
 	fmt.Fprintf(env.Stderr, "mongobench: measuring the disk of %s with fio: %d tests of %s each\n",
-		a.opts.Dir, tests, a.opts.Runtime)
+		a.opts.Dir, a.opts.Tests(), a.opts.Runtime)
 	b, err := disk.Measure(ctx, a.opts)
 	switch {
 	case errors.Is(err, disk.ErrNoBlockDevice), errors.Is(err, disk.ErrDirNotWritable):
@@ -165,16 +137,9 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return fmt.Errorf("disk: the baseline was measured but not kept: %w", err)
 		}
-		fmt.Fprintf(env.Stderr, "mongobench: saved as disk baseline %d of %s in %s\n", id, deviceName(b.Device), st.Path())
+		fmt.Fprintf(env.Stderr, "mongobench: saved as disk baseline %d of %s in %s\n", id, disk.DeviceName(b.Device), st.Path())
 	}
 	return nil
-}
-
-func deviceName(d string) string {
-	if strings.TrimSpace(d) == "" {
-		return "an unnamed device"
-	}
-	return d
 }
 
 // diskCeilings are the ceilings of the newest disk baseline of each

@@ -3,16 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/kubejob"
-	"github.com/mongobench/mongobench/internal/printable"
-	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -95,7 +88,7 @@ func runK8s(_ context.Context, args []string, env Env) error {
 	if errs := s.Validate(); len(errs) > 0 {
 		return badInputf("k8s: %v", errs[0])
 	}
-	manifest, err := s.Manifest(k8sInstructions(s))
+	manifest, err := s.Manifest(s.Instructions())
 	if err != nil {
 		return err
 	}
@@ -135,28 +128,11 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 	if err != nil {
 		return badInputf("k8s: %v", err)
 	}
-	// The pods' file system is read-only but for the claim, where each
-	// part's results file goes; a file of their own would fail at the
-	// end of the run, after the measuring.
-	for _, f := range []struct {
-		set        bool
-		name, path string
-	}{
-		{spec.ExportFile != "", "exportfile", spec.ExportFile},
-		{spec.HdrFileOutput, "hdrhistogram.fileoutput", "true"},
-	} {
-		if f.set {
-			return badInputf("k8s: %s=%s: the pods cannot write local files (their file system is read-only); each part writes its results file to the claim %s, and mongobench merge prints the summary: leave %s out", f.name, printable.String(f.path), s.ResultsClaim, f.name)
-		}
-	}
 	url, hasURL := props.Get("mongodb.url")
-	switch {
-	case hasURL && s.URLSecret != "":
-		return badInputf("k8s: both -p mongodb.url and --url-secret name the server: keep one (the URL in the Secret, if it holds a password)")
-	case hasURL && redact.URL(url) != url:
-		return badInputf("k8s: -p mongodb.url holds a password, which a manifest must not: kubectl create secret generic mongobench-url --from-literal=url='URL', then --url-secret mongobench-url")
-	case !hasURL && s.URLSecret == "":
-		return badInputf("k8s: the pods need the server's URL: give -p mongodb.url=mongodb://HOST:27017/ycsb, or a Secret with --url-secret")
+	for _, err := range []error{s.CheckFiles(spec), s.CheckServer(url, hasURL)} {
+		if err != nil {
+			return badInputf("k8s: %w", err)
+		}
 	}
 	args := []string{command}
 	s.Workloads = map[string]string{}
@@ -174,8 +150,8 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 			value = rest[i] // parseBenchArgs found it there
 		}
 		if d.name == "P" {
-			if value, err = workloadInConfigMap(s, value); err != nil {
-				return err
+			if value, err = s.AddWorkload(value); err != nil {
+				return badInputf("k8s: %w", err)
 			}
 		}
 		args = append(args, "-"+d.name, value)
@@ -183,117 +159,7 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 			args[len(args)-2] = "-" + args[len(args)-2]
 		}
 	}
-	if !a.status {
-		args = append(args, "-s") // progress in the pods' logs
-	}
-	args = append(args, partFlags(s.Parts)...)
-	args = append(args, "--out", kubejob.ResultsDir+"/"+s.ResultFile("$("+kubejob.IndexEnv+")"), "--no-store")
-	if s.MetricsPort > 0 {
-		args = append(args, "--metrics-addr", ":"+strconv.Itoa(s.MetricsPort))
-	}
+	args = append(args, s.PartFlags(a.status)...)
 	s.Args = args
 	return nil
-}
-
-// partFlags are the flags that make a pod one part of N: its part is the
-// completion index Kubernetes gives it ($JOB_COMPLETION_INDEX), and the
-// parts meet at the barrier under the run id $MONGOBENCH_RUN_ID, the
-// Job's uid.
-func partFlags(parts int) []string {
-	return []string{"--parts", strconv.Itoa(parts)}
-}
-
-// workloadInConfigMap puts the -P file name into the ConfigMap when it is
-// a file here, and returns what the pod's -P names: the file in the
-// ConfigMap's directory, or the built-in workload as it is.
-func workloadInConfigMap(s *kubejob.Spec, name string) (string, error) {
-	if _, err := os.Stat(name); err != nil {
-		return name, nil // built in: loadProperties found it so
-	}
-	f, err := inputfile.Open(name)
-	if err != nil {
-		return "", badInputf("k8s: cannot read workload file %s: %v", name, err)
-	}
-	defer f.Close()
-	var b strings.Builder
-	if _, err := io.Copy(&b, f); err != nil {
-		return "", badInputf("k8s: cannot read workload file %s: %v", name, err)
-	}
-	content, err := configMapWorkload(name, b.String())
-	if err != nil {
-		return "", err
-	}
-	key := filepath.Base(name)
-	if prev, ok := s.Workloads[key]; ok && prev != content {
-		return "", badInputf("k8s: two -P files are named %s: the pods find them by name in one directory; rename one", key)
-	}
-	s.Workloads[key] = content
-	return kubejob.WorkloadDir + "/" + key, nil
-}
-
-// configMapWorkload is the -P file name as the ConfigMap holds it: not
-// its lines, which may carry a password through the forms the parser
-// decodes (a value continued over lines, \uXXXX escapes, ':' or white
-// space for '='), but the properties the parser read, one per line, each
-// secret masked. Comments are left out: nothing reads them.
-func configMapWorkload(name, text string) (string, error) {
-	props, err := workload.Parse(strings.NewReader(text), name)
-	if err != nil {
-		return "", badInputf("k8s: %v", err)
-	}
-	masked := workload.NewProperties()
-	for _, k := range props.Keys() {
-		v, _ := props.Get(k)
-		masked.Set(k, maskProperty(k, v), name)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s as mongobench read it: one property a line, secrets masked, comments left out\n", filepath.Base(name))
-	if err := workload.Format(&b, masked); err != nil {
-		return "", err
-	}
-	return b.String(), nil
-}
-
-// maskProperty is v with its secrets masked: a URL's password and secret
-// options, wherever in the value they are, and the whole value of a
-// property whose name says it is a password.
-func maskProperty(key, v string) string {
-	if v != "" && strings.Contains(strings.ToLower(key), "password") {
-		return redact.Mask
-	}
-	return redact.Text(redact.URL(v))
-}
-
-// k8sInstructions are the manifest's opening comments: what it needs, and
-// the commands that apply it, collect the results and merge them.
-func k8sInstructions(s *kubejob.Spec) []string {
-	kubectl := "kubectl"
-	pod := s.CollectorName()
-	if s.Namespace != "" {
-		kubectl += " -n " + s.Namespace
-		pod = s.Namespace + "/" + pod
-	}
-	file := s.Name + ".yaml"
-	lines := []string{
-		fmt.Sprintf("mongobench %s in %d parts on %d nodes, made by mongobench k8s.", s.Args[0], s.Parts, s.Parts),
-		"",
-		"Needs: " + strconv.Itoa(s.Parts) + " schedulable nodes (one part per node), and the ReadWriteMany",
-		"PersistentVolumeClaim " + s.ResultsClaim + ", writable by uid/gid 65532.",
-	}
-	if s.URLSecret != "" {
-		lines = append(lines, "The server's URL (password included) in the Secret "+s.URLSecret+", from $MONGODB_URL here:",
-			"  "+kubectl+" create secret generic "+s.URLSecret+" --from-literal="+kubejob.URLKey+"=\"$MONGODB_URL\"")
-	}
-	lines = append(lines, "",
-		"Run, and wait for every part:",
-		"  "+kubectl+" apply -f "+file,
-		"  "+kubectl+" wait --for=condition=complete job/"+s.Name+" --timeout=24h",
-		"  "+kubectl+" logs -l batch.kubernetes.io/job-name="+s.Name+" --prefix --tail=-1",
-		"Collect the parts' results and merge them:",
-		fmt.Sprintf("  for i in $(seq 0 %d); do %s cp %s:%s/%s %s; done", s.Parts-1, kubectl, pod, kubejob.ResultsDir, s.ResultFile("$i"), s.ResultFile("$i")),
-		"  mongobench merge "+s.ResultFile("*")+" -o "+s.Name+".json",
-		"Clean up (the results stay on the claim):",
-		"  "+kubectl+" delete -f "+file,
-	)
-	return lines
 }

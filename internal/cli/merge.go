@@ -2,20 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 
+	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/export"
-	"github.com/mongobench/mongobench/internal/inputfile"
-	"github.com/mongobench/mongobench/internal/outfile"
-	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/workload"
 )
 
 const mergeAbout = `usage: mongobench merge PARTS... [-o FILE] [flags]
@@ -144,59 +138,16 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 	return outs.report(env.Stderr)
 }
 
-// mergeInputs expands the arguments into results files: a directory
-// gives its *.json files, in name order, except out (a merge written
-// beside its parts).
+// mergeInputs expands the arguments into the parts' files
+// (results.PartFiles); its refusals are bad input.
 func mergeInputs(args []string, out string) ([]string, error) {
-	var files []string
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, badInputf("merge: cannot read %s: %w", redact.Arg(a), err)
-		}
-		if !st.IsDir() {
-			files = append(files, a)
-			continue
-		}
-		entries, err := os.ReadDir(a)
-		if err != nil {
-			return nil, badInputf("merge: cannot read directory %s: %w", a, err)
-		}
-		n := 0
-		names := map[string]bool{}
-		for _, e := range entries {
-			names[e.Name()] = true
-		}
-		for _, e := range entries {
-			p := filepath.Join(a, e.Name())
-			// A part killed mid-run left its journal and no results file.
-			journalOnly := strings.HasSuffix(e.Name(), results.JournalSuffix) && !names[strings.TrimSuffix(e.Name(), results.JournalSuffix)]
-			if e.IsDir() || !(strings.HasSuffix(e.Name(), ".json") || journalOnly) {
-				continue
-			}
-			if out != "" && outfile.Same(p, out) {
-				// An earlier merge written beside its parts is left out;
-				// a part is not.
-				if res, err := readPart(p); err == nil && res.Extra != nil && res.Extra.Part != nil {
-					return nil, badInputf("merge: -o %s is the part file %s: writing it would destroy it; name another file", out, p)
-				}
-				continue
-			}
-			files = append(files, p)
-			n++
-		}
-		if n == 0 {
-			return nil, badInputf("merge: directory %s holds no results files (*.json)", a)
-		}
-	}
-	// By identity, not by name: ./p0.json, an absolute path and a link
-	// all name the same part.
-	for i, f := range files {
-		for _, g := range files[:i] {
-			if outfile.Same(f, g) {
-				return nil, badInputf("merge: %s is given twice (also as %s): give each part once", f, g)
-			}
-		}
+	files, err := results.PartFiles(args, out)
+	var oe *results.OutputIsPartError
+	switch {
+	case errors.As(err, &oe):
+		return nil, badInputf("merge: -o %w", err)
+	case err != nil:
+		return nil, badInputf("merge: %w", err)
 	}
 	return files, nil
 }
@@ -204,18 +155,9 @@ func mergeInputs(args []string, out string) ([]string, error) {
 // readPart reads one part's results file, or the journal of a part that
 // did not finish.
 func readPart(path string) (*results.Results, error) {
-	f, err := inputfile.Open(path)
+	res, err := results.ReadFile(path)
 	if err != nil {
-		return nil, badInputf("merge: cannot read results file: %w", err)
-	}
-	defer f.Close()
-	read := results.ReadJSON
-	if strings.HasSuffix(path, results.JournalSuffix) {
-		read = results.ReadJournal
-	}
-	res, err := read(f)
-	if err != nil {
-		return nil, badInputf("merge: %s: %w", path, err)
+		return nil, badInputf("merge: %w", err)
 	}
 	return res, nil
 }
@@ -228,14 +170,8 @@ func printMerged(env Env, res *results.Results) error {
 		return err
 	}
 	opts := export.TextOptions{Percentiles: []float64{50, 95, 99, 99.9, 99.99}, Service: true, Partial: res.Partial}
-	if spec := specOf(res); spec != nil {
+	if spec := bench.SpecOf(res); spec != nil {
 		opts.Percentiles, opts.Service, opts.Intended = spec.Percentiles, spec.MeasureService, spec.MeasureIntended
-		for _, extra := range []float64{99.9, 99.99} {
-			if !slices.Contains(opts.Percentiles, extra) {
-				opts.Percentiles = append(opts.Percentiles, extra)
-			}
-		}
-		slices.Sort(opts.Percentiles)
 	}
 	if err := export.WriteText(env.Stdout, s, opts); err != nil {
 		return fmt.Errorf("the summary: %w", err)
@@ -248,18 +184,4 @@ func printMerged(env Env, res *results.Results) error {
 	fmt.Fprintf(env.Stdout, "[PARTS], StartSkew(ms), %s\n", strconv.FormatFloat(mg.StartSkewMs, 'f', 3, 64))
 	fmt.Fprintf(env.Stdout, "[PARTS], RunID, %s\n", mg.RunID)
 	return nil
-}
-
-// specOf is the workload the merged run's configuration describes, for
-// the summary's percentiles and latencies; nil when it does not resolve.
-func specOf(res *results.Results) *workload.Spec {
-	p := workload.NewProperties()
-	for k, v := range res.Config {
-		p.Set(k, v, "results")
-	}
-	spec, _, err := workload.Resolve(p, res.Phase == results.PhaseRun)
-	if err != nil {
-		return nil
-	}
-	return spec
 }

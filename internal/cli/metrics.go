@@ -37,8 +37,8 @@ func serveMetrics(addr string, run promsink.Options, env Env) (*promsink.Server,
 // when it started; its label; and its workload files.
 func metricsOptions(cfg *benchConfig, now time.Time) promsink.Options {
 	o := promsink.Options{Part: 0, Parts: 1, RunID: newRunID(now), Label: cfg.Spec.Label, Workload: promsink.WorkloadName(cfg.args.files)}
-	if cfg.plan != nil && !cfg.plan.part.Whole() {
-		o.Part, o.Parts, o.RunID = cfg.plan.part.Index, cfg.plan.part.Count, cfg.plan.runID
+	if cfg.plan != nil && !cfg.plan.Part.Whole() {
+		o.Part, o.Parts, o.RunID = cfg.plan.Part.Index, cfg.plan.Part.Count, cfg.plan.RunID
 	}
 	return o
 }

@@ -8,15 +8,16 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongobench/mongobench/internal/nullserver"
+	"github.com/mongobench/mongobench/internal/nullserver/nullservertest"
 )
 
 // The shard-key set-up is driven through the command line against the
 // null server acting as a mongos, because no mongos can run here (the
 // embedded server has no sharding). The fake records what mongobench
 // sends; the recorded sequence is what a real mongos would be asked.
-func startFakeMongos(t *testing.T, version string, before func(*nullserver.Cluster)) (*nullserver.Server, *nullserver.Cluster, string) {
+func startFakeMongos(t *testing.T, version string, before func(*nullservertest.Cluster)) (*nullserver.Server, *nullservertest.Cluster, string) {
 	t.Helper()
-	cl, err := nullserver.NewCluster(version, "shard01", "shard02", "shard03")
+	cl, err := nullservertest.NewCluster(version, "shard01", "shard02", "shard03")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func startFakeMongos(t *testing.T, version string, before func(*nullserver.Clust
 	if before != nil {
 		before(cl)
 	}
-	s, err := nullserver.StartWith("127.0.0.1:0", nullserver.Options{Record: true, Mongos: cl})
+	s, err := nullservertest.Start(cl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,16 +60,16 @@ func changes(s *nullserver.Server) []string {
 
 func TestShardKeyCommandLine(t *testing.T) {
 	t.Parallel()
-	hashedBefore := func(cl *nullserver.Cluster) {
+	hashedBefore := func(cl *nullservertest.Cluster) {
 		_ = cl.Shard("ycsb.usertable", bson.D{{Key: "_id", Value: "hashed"}}, 1000)
 	}
-	rangedBefore := func(cl *nullserver.Cluster) {
+	rangedBefore := func(cl *nullservertest.Cluster) {
 		_ = cl.Shard("ycsb.usertable", bson.D{{Key: "field0", Value: 1}}, 1000)
 	}
 	tests := []struct {
 		name        string
 		version     string
-		before      func(*nullserver.Cluster)
+		before      func(*nullservertest.Cluster)
 		args        []string
 		wantCode    int
 		wantStderr  string
@@ -169,7 +170,7 @@ func TestShardKeyNeedsMongos(t *testing.T) {
 // results file.
 func TestShardedLoadSummary(t *testing.T) {
 	t.Parallel()
-	s, _, url := startFakeMongos(t, "7.0.12", func(cl *nullserver.Cluster) {
+	s, _, url := startFakeMongos(t, "7.0.12", func(cl *nullservertest.Cluster) {
 		cl.MigrateAfter("ycsb.usertable", 50, "shard01", "shard02")
 	})
 	out := filepath.Join(t.TempDir(), "load.json")

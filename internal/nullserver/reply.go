@@ -132,12 +132,17 @@ func (h *handler) appendCommandReply(dst []byte, c *command) []byte {
 	}
 	if h.srv != nil {
 		h.srv.keep(c)
-		if cl := h.srv.mongos; cl != nil {
-			if out, ok := cl.reply(dst, c, h); ok {
-				return out
+		if respond := h.srv.respond; respond != nil {
+			if out, ok := respond(h.request(c)); ok {
+				return append(dst, out...)
 			}
 		}
 	}
+	return h.appendDefault(dst, c)
+}
+
+// appendDefault appends the server's own reply document for c.
+func (h *handler) appendDefault(dst []byte, c *command) []byte {
 	switch string(c.name) {
 	case "hello":
 		return h.appendHello(dst, "isWritablePrimary")

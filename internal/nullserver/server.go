@@ -50,7 +50,7 @@ type Server struct {
 
 	// Set before any connection is served, never changed.
 	record   bool
-	mongos   *Cluster
+	respond  Responder
 	recMu    sync.Mutex
 	recorded []Command
 }
@@ -65,7 +65,7 @@ func StartWith(addr string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nullserver: listen on %s: %w", addr, err)
 	}
-	s := &Server{ln: ln, started: time.Now(), conns: make(map[net.Conn]struct{}), record: opts.Record, mongos: opts.Mongos}
+	s := &Server{ln: ln, started: time.Now(), conns: make(map[net.Conn]struct{}), record: opts.Record, respond: opts.Respond}
 	s.wg.Add(1)
 	go s.acceptLoop()
 	return s, nil

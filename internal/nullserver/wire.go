@@ -66,8 +66,8 @@ type command struct {
 	// notCommand marks an OP_QUERY on a collection other than $cmd: a legacy
 	// find that servers since 5.1 refuse.
 	notCommand bool
-	// doc is the whole command document, for the mongos mode's recording
-	// and its stateful replies.
+	// doc is the whole command document, for the recording and for a
+	// Responder.
 	doc bsoncore.Document
 }
 

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mongobench/mongobench/internal/db"
-	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/metrics"
 )
@@ -516,23 +514,4 @@ func latencySummary(lr *LatencyResult) *measure.LatencySummary {
 		}
 	}
 	return ls
-}
-
-// ReadFile reads a results file, or the journal (JournalSuffix) of a run
-// that did not finish; only a regular file is opened.
-func ReadFile(path string) (*Results, error) {
-	f, err := inputfile.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read results file: %w", err)
-	}
-	defer f.Close()
-	read := ReadJSON
-	if strings.HasSuffix(path, JournalSuffix) {
-		read = ReadJournal
-	}
-	res, err := read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return res, nil
 }

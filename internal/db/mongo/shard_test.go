@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/mongobench/mongobench/internal/nullserver"
+	"github.com/mongobench/mongobench/internal/nullserver/nullservertest"
 )
 
 func TestParseShardKey(t *testing.T) {
@@ -130,9 +131,9 @@ func openShardTest(t *testing.T, s *nullserver.Server) *Client {
 	return c
 }
 
-func startMongos(t *testing.T, cl *nullserver.Cluster) *nullserver.Server {
+func startMongos(t *testing.T, cl *nullservertest.Cluster) *nullserver.Server {
 	t.Helper()
-	s, err := nullserver.StartWith("127.0.0.1:0", nullserver.Options{Record: true, Mongos: cl})
+	s, err := nullservertest.Start(cl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,9 +141,9 @@ func startMongos(t *testing.T, cl *nullserver.Cluster) *nullserver.Server {
 	return s
 }
 
-func newCluster(t *testing.T, version string) *nullserver.Cluster {
+func newCluster(t *testing.T, version string) *nullservertest.Cluster {
 	t.Helper()
-	cl, err := nullserver.NewCluster(version, "shard01", "shard02", "shard03")
+	cl, err := nullservertest.NewCluster(version, "shard01", "shard02", "shard03")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestEnsureShardedSequences(t *testing.T) {
 		name    string
 		version string
 		// before sets the cluster up as an earlier run left it.
-		before  func(*nullserver.Cluster)
+		before  func(*nullservertest.Cluster)
 		drop    bool
 		opts    ShardOptions
 		wantSeq []string
@@ -212,7 +213,7 @@ func TestEnsureShardedSequences(t *testing.T) {
 		{
 			// --drop: the drop discards the key, the set-up puts it back.
 			name: "drop and re-shard, 7.0", version: "7.0.12",
-			before: func(cl *nullserver.Cluster) {
+			before: func(cl *nullservertest.Cluster) {
 				_ = cl.Shard("ycsb.usertable", bson.D{{Key: "_id", Value: "hashed"}}, 1000)
 			},
 			drop: true, opts: ShardOptions{Key: hashed},
@@ -227,7 +228,7 @@ func TestEnsureShardedSequences(t *testing.T) {
 		{
 			// Before 5.0 config.collections keeps the dropped entry, marked dropped.
 			name: "drop and re-shard, 4.4", version: "4.4.29",
-			before: func(cl *nullserver.Cluster) {
+			before: func(cl *nullservertest.Cluster) {
 				_ = cl.Shard("ycsb.usertable", bson.D{{Key: "_id", Value: "hashed"}}, 1000)
 			},
 			drop: true, opts: ShardOptions{Key: hashed},
@@ -243,7 +244,7 @@ func TestEnsureShardedSequences(t *testing.T) {
 		{
 			// A second load without --drop finds the key in place and changes nothing.
 			name: "already sharded on the key", version: "7.0.12",
-			before: func(cl *nullserver.Cluster) {
+			before: func(cl *nullservertest.Cluster) {
 				_ = cl.Shard("ycsb.usertable", bson.D{{Key: "_id", Value: "hashed"}}, 1000)
 			},
 			opts:      ShardOptions{Key: hashed},
@@ -295,14 +296,14 @@ func TestEnsureShardedRefuses(t *testing.T) {
 	hashed, _ := ParseShardKey("_id:hashed")
 	tests := []struct {
 		name    string
-		before  func(*nullserver.Cluster)
+		before  func(*nullservertest.Cluster)
 		wantErr string
 		// wantHave is the key the error names as the one in place.
 		wantHave string
 	}{
 		{
 			name: "sharded on another key",
-			before: func(cl *nullserver.Cluster) {
+			before: func(cl *nullservertest.Cluster) {
 				_ = cl.Shard("ycsb.usertable", bson.D{{Key: "field0", Value: 1}, {Key: "_id", Value: 1}}, 1000)
 			},
 			wantErr:  "mongodb.shardkey=_id:hashed, but ycsb.usertable is already sharded on field0:1,_id:1",
@@ -310,7 +311,7 @@ func TestEnsureShardedRefuses(t *testing.T) {
 		},
 		{
 			name:     "unsharded with documents",
-			before:   func(cl *nullserver.Cluster) { cl.SetDocuments("ycsb.usertable", 1000) },
+			before:   func(cl *nullservertest.Cluster) { cl.SetDocuments("ycsb.usertable", 1000) },
 			wantErr:  "mongodb.shardkey=_id:hashed, but ycsb.usertable already holds documents and is not sharded",
 			wantHave: "none (not sharded)",
 		},

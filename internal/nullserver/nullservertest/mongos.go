@@ -1,4 +1,8 @@
-package nullserver
+// Package nullservertest is a fake mongos for tests: a null server that
+// answers the sharding set-up, the config reads and $collStats as a
+// mongos in front of a fake cluster would, since no mongos can run in
+// tests. It plugs into the null server through nullserver.Options.Respond.
+package nullservertest
 
 import (
 	"fmt"
@@ -9,73 +13,17 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/nullserver"
 )
 
-// Options configure StartWith.
-type Options struct {
-	// Record keeps every command the server receives, except the drivers'
-	// handshakes, heartbeats and session bookkeeping, for Commands.
-	Record bool
-	// Mongos, when not nil, makes the server answer as a mongos in front of
-	// this cluster: hello says "isdbgrid", and the sharding commands and
-	// config.* reads a benchmark's set-up uses change and read the
-	// cluster's state.
-	Mongos *Cluster
+// Start starts a null server on a free loopback port that records the
+// commands it receives and answers as a mongos in front of cl.
+func Start(cl *Cluster) (*nullserver.Server, error) {
+	return nullserver.StartWith("127.0.0.1:0", nullserver.Options{Record: true, Respond: cl.Respond})
 }
 
-// Command is one command a recording server received.
-type Command struct {
-	DB   string
-	Name string
-	// Doc is the command document as sent.
-	Doc bson.Raw
-}
-
-// String is the command as "db.name {arguments}" in relaxed Extended JSON,
-// without the fields every driver adds (lsid, $clusterTime, $db,
-// $readPreference, ...), so that a recorded sequence reads like the shell
-// commands a user would type.
-func (c Command) String() string {
-	var d bson.D
-	if err := bson.Unmarshal(c.Doc, &d); err != nil {
-		return c.DB + "." + c.Name + " <invalid: " + err.Error() + ">"
-	}
-	d = slices.DeleteFunc(d, func(e bson.E) bool {
-		return strings.HasPrefix(e.Key, "$") || e.Key == "lsid" || e.Key == "txnNumber" || e.Key == "maxTimeMS"
-	})
-	b, err := bson.MarshalExtJSON(d, false, false)
-	if err != nil {
-		return c.DB + "." + c.Name + " <invalid: " + err.Error() + ">"
-	}
-	return c.DB + "." + c.Name + " " + string(b)
-}
-
-// Commands returns the commands received so far, in the order they were
-// answered, when the server records; nil otherwise.
-func (s *Server) Commands() []Command {
-	s.recMu.Lock()
-	defer s.recMu.Unlock()
-	return slices.Clone(s.recorded)
-}
-
-// unrecorded are the commands drivers send on their own, whose number
-// depends on timing rather than on what the client was asked to do.
-var unrecorded = map[string]bool{
-	"hello": true, "isMaster": true, "ismaster": true, "ping": true,
-	"endSessions": true, "killCursors": true, "saslStart": true, "saslContinue": true,
-}
-
-func (s *Server) keep(c *command) {
-	if !s.record || unrecorded[string(c.name)] {
-		return
-	}
-	rec := Command{DB: string(c.db), Name: string(c.name), Doc: slices.Clone(bson.Raw(c.doc))}
-	s.recMu.Lock()
-	s.recorded = append(s.recorded, rec)
-	s.recMu.Unlock()
-}
-
-// Cluster is the state behind a mongos-mode server: its shards, which
+// Cluster is the state behind a fake mongos: its shards, which
 // databases have sharding enabled, and each collection's shard key and
 // document count. Its methods are safe for concurrent use.
 //
@@ -129,7 +77,7 @@ func NewCluster(version string, shards ...string) (*Cluster, error) {
 	for _, p := range strings.Split(version, ".") {
 		n, err := strconv.Atoi(p)
 		if err != nil {
-			return nil, fmt.Errorf("nullserver: version %q: %w", version, err)
+			return nil, fmt.Errorf("nullservertest: version %q: %w", version, err)
 		}
 		v = append(v, n)
 	}
@@ -137,7 +85,7 @@ func NewCluster(version string, shards ...string) (*Cluster, error) {
 		v = append(v, 0)
 	}
 	if len(shards) == 0 {
-		return nil, fmt.Errorf("nullserver: a cluster needs at least one shard")
+		return nil, fmt.Errorf("nullservertest: a cluster needs at least one shard")
 	}
 	return &Cluster{version: v, shards: shards, enabled: map[string]bool{}, collections: map[string]*clusterCollection{}, now: time.Now, migrations: map[string][]plannedMigration{}, hosts: map[string]string{}}, nil
 }
@@ -220,21 +168,16 @@ func (cl *Cluster) versionString() string {
 	return fmt.Sprintf("%d.%d.%d", cl.version[0], cl.version[1], cl.version[2])
 }
 
-// reply answers c as a mongos would, or returns ok false for the commands
-// a mongos answers like any server.
-func (cl *Cluster) reply(dst []byte, c *command, h *handler) ([]byte, bool) {
-	raw := bson.Raw(c.doc)
-	switch string(c.name) {
+// Respond answers r as a mongos would, or returns ok false for the
+// commands a mongos answers like any server: a nullserver.Responder.
+func (cl *Cluster) Respond(r nullserver.Request) ([]byte, bool) {
+	raw := r.Doc
+	switch r.Name {
 	case "hello", "isMaster", "ismaster":
-		key := "isWritablePrimary"
-		if string(c.name) != "hello" {
-			key = "ismaster"
-		}
-		out := h.appendHello(nil, key)
-		return appendDoc(dst, insertMsg(out)), true
+		return marshal(insertMsg(r.Default())), true
 	case "serverStatus":
 		var d bson.D
-		_ = bson.Unmarshal(h.appendServerStatus(nil), &d)
+		_ = bson.Unmarshal(r.Default(), &d)
 		for i := range d {
 			switch d[i].Key {
 			case "process":
@@ -243,9 +186,9 @@ func (cl *Cluster) reply(dst []byte, c *command, h *handler) ([]byte, bool) {
 				d[i].Value = cl.versionString()
 			}
 		}
-		return appendDoc(dst, d), true
+		return marshal(d), true
 	case "buildInfo", "buildinfo":
-		return appendDoc(dst, bson.D{
+		return marshal(bson.D{
 			{Key: "version", Value: cl.versionString()},
 			{Key: "versionArray", Value: bson.A{int32(cl.version[0]), int32(cl.version[1]), int32(cl.version[2]), int32(cl.version[3])}},
 			{Key: "ok", Value: 1.0},
@@ -261,20 +204,19 @@ func (cl *Cluster) reply(dst []byte, c *command, h *handler) ([]byte, bool) {
 			shards = append(shards, bson.D{{Key: "_id", Value: id}, {Key: "host", Value: host}, {Key: "state", Value: int32(1)}})
 		}
 		cl.mu.Unlock()
-		return appendDoc(dst, bson.D{{Key: "shards", Value: shards}, {Key: "ok", Value: 1.0}}), true
+		return marshal(bson.D{{Key: "shards", Value: shards}, {Key: "ok", Value: 1.0}}), true
 	case "balancerStatus":
-		return appendDoc(dst, bson.D{{Key: "mode", Value: "full"}, {Key: "inBalancerRound", Value: false}, {Key: "numBalancerRounds", Value: int64(0)}, {Key: "ok", Value: 1.0}}), true
+		return marshal(bson.D{{Key: "mode", Value: "full"}, {Key: "inBalancerRound", Value: false}, {Key: "numBalancerRounds", Value: int64(0)}, {Key: "ok", Value: 1.0}}), true
 	case "enableSharding", "enablesharding":
-		db, _ := raw.Lookup(string(c.name)).StringValueOK()
+		db, _ := raw.Lookup(r.Name).StringValueOK()
 		cl.mu.Lock()
 		cl.enabled[db] = true
 		cl.mu.Unlock()
-		return appendDoc(dst, bson.D{{Key: "ok", Value: 1.0}}), true
+		return marshal(bson.D{{Key: "ok", Value: 1.0}}), true
 	case "shardCollection", "shardcollection":
-		return cl.shardCollection(dst, raw, string(c.name)), true
+		return cl.shardCollection(raw, r.Name), true
 	case "drop":
-		coll, _ := stringValue(c.arg)
-		ns := string(c.db) + "." + string(coll)
+		ns := r.DB + "." + r.Collection
 		cl.mu.Lock()
 		if col, ok := cl.collections[ns]; ok {
 			if cl.version[0] < 5 && col.key != nil {
@@ -284,35 +226,32 @@ func (cl *Cluster) reply(dst []byte, c *command, h *handler) ([]byte, bool) {
 			}
 		}
 		cl.mu.Unlock()
-		return appendDoc(dst, bson.D{{Key: "ns", Value: ns}, {Key: "ok", Value: 1.0}}), true
+		return marshal(bson.D{{Key: "ns", Value: ns}, {Key: "ok", Value: 1.0}}), true
 	case "count":
-		coll, _ := stringValue(c.arg)
-		return appendDoc(dst, bson.D{{Key: "n", Value: int32(cl.Documents(string(c.db) + "." + string(coll)))}, {Key: "ok", Value: 1.0}}), true
+		return marshal(bson.D{{Key: "n", Value: int32(cl.Documents(r.DB + "." + r.Collection))}, {Key: "ok", Value: 1.0}}), true
 	case "insert":
-		coll, _ := stringValue(c.arg)
-		ns := string(c.db) + "." + string(coll)
+		ns := r.DB + "." + r.Collection
 		cl.mu.Lock()
 		col := cl.collection(ns)
 		col.dropped = false
-		col.docs += int64(c.statements)
+		col.docs += int64(r.Statements)
 		cl.migrateDue(ns, col)
 		cl.mu.Unlock()
 		return nil, false
 	case "aggregate":
-		coll, _ := stringValue(c.arg)
 		stage, ok := raw.Lookup("pipeline", "0").DocumentOK()
-		if !ok || len(coll) == 0 {
+		if !ok || r.Collection == "" {
 			return nil, false
 		}
 		if _, err := stage.LookupErr("$collStats"); err != nil {
 			return nil, false
 		}
-		return cl.collStats(dst, string(c.db)+"."+string(coll)), true
+		return cl.collStats(r.DB + "." + r.Collection), true
 	case "find":
-		if string(c.db) != "config" {
+		if r.DB != "config" {
 			return nil, false
 		}
-		return cl.findConfig(dst, c, raw), true
+		return cl.findConfig(r.Collection, raw), true
 	}
 	return nil, false
 }
@@ -321,22 +260,22 @@ func (cl *Cluster) reply(dst []byte, c *command, h *handler) ([]byte, bool) {
 // database without sharding enabled (IllegalOperation, code 20); a
 // collection already sharded on the same key is success, on another key
 // AlreadyInitialized (code 23).
-func (cl *Cluster) shardCollection(dst []byte, raw bson.Raw, name string) []byte {
+func (cl *Cluster) shardCollection(raw bson.Raw, name string) []byte {
 	ns, _ := raw.Lookup(name).StringValueOK()
 	key, ok := raw.Lookup("key").DocumentOK()
 	if !ok {
-		return appendError(dst, 9, "FailedToParse", "shardCollection needs a key document")
+		return errorDoc(9, "FailedToParse", "shardCollection needs a key document")
 	}
 	db, _, _ := strings.Cut(ns, ".")
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	if cl.version[0] < 6 && !cl.enabled[db] {
-		return appendError(dst, 20, "IllegalOperation", "sharding not enabled for db "+db)
+		return errorDoc(20, "IllegalOperation", "sharding not enabled for db "+db)
 	}
 	c := cl.collection(ns)
 	if c.key != nil && !c.dropped {
 		if !slices.Equal(c.key, key) {
-			return appendError(dst, 23, "AlreadyInitialized", "sharding already enabled for collection "+ns+" with options { key: "+c.key.String()+" }")
+			return errorDoc(23, "AlreadyInitialized", "sharding already enabled for collection "+ns+" with options { key: "+c.key.String()+" }")
 		}
 	}
 	c.key, c.dropped = slices.Clone(key), false
@@ -348,16 +287,15 @@ func (cl *Cluster) shardCollection(dst []byte, raw bson.Raw, name string) []byte
 			c.chunks = int(n)
 		}
 	}
-	return appendDoc(dst, bson.D{{Key: "collectionsharded", Value: ns}, {Key: "collectionUUID", Value: c.uuid}, {Key: "ok", Value: 1.0}})
+	return marshal(bson.D{{Key: "collectionsharded", Value: ns}, {Key: "collectionUUID", Value: c.uuid}, {Key: "ok", Value: 1.0}})
 }
 
 // findConfig answers reads of config.collections by _id, in the shape of
 // the server's version; every other config read finds nothing.
-func (cl *Cluster) findConfig(dst []byte, c *command, raw bson.Raw) []byte {
-	coll, _ := stringValue(c.arg)
+func (cl *Cluster) findConfig(coll string, raw bson.Raw) []byte {
 	batch := bson.A{}
 	cl.mu.Lock()
-	switch string(coll) {
+	switch coll {
 	case "collections":
 		if id, ok := raw.Lookup("filter", "_id").StringValueOK(); ok {
 			if e, ok := cl.collections[id]; ok && e.key != nil {
@@ -394,8 +332,8 @@ func (cl *Cluster) findConfig(dst []byte, c *command, raw bson.Raw) []byte {
 		}
 	}
 	cl.mu.Unlock()
-	return appendDoc(dst, bson.D{
-		{Key: "cursor", Value: bson.D{{Key: "firstBatch", Value: batch}, {Key: "id", Value: int64(0)}, {Key: "ns", Value: "config." + string(coll)}}},
+	return marshal(bson.D{
+		{Key: "cursor", Value: bson.D{{Key: "firstBatch", Value: batch}, {Key: "id", Value: int64(0)}, {Key: "ns", Value: "config." + coll}}},
 		{Key: "ok", Value: 1.0},
 	})
 }
@@ -427,14 +365,19 @@ func insertMsg(hello []byte) bson.D {
 	return append(bson.D{{Key: "msg", Value: "isdbgrid"}}, d...)
 }
 
-// appendDoc appends v marshalled; the mongos mode's replies are built
-// from values, not bytes, since their speed does not matter.
-func appendDoc(dst []byte, v any) []byte {
+// marshal is v as a reply document; the fake's replies are built from
+// values, not bytes, since their speed does not matter.
+func marshal(v any) []byte {
 	b, err := bson.Marshal(v)
 	if err != nil {
-		return appendError(dst, 1, "InternalError", err.Error())
+		return errorDoc(1, "InternalError", err.Error())
 	}
-	return append(dst, b...)
+	return b
+}
+
+// errorDoc is a command failure as servers report it.
+func errorDoc(code int32, codeName, msg string) []byte {
+	return marshal(bson.D{{Key: "ok", Value: 0.0}, {Key: "errmsg", Value: msg}, {Key: "code", Value: code}, {Key: "codeName", Value: codeName}})
 }
 
 func hashedKey(key bson.Raw) bool {
@@ -467,12 +410,12 @@ func (cl *Cluster) chunkDocs(ns string, e *clusterCollection) bson.A {
 // holding part of ns. A sharded collection's documents are spread evenly
 // over the shards its chunks are on, an unsharded one's are all on the
 // first shard (its database's primary shard).
-func (cl *Cluster) collStats(dst []byte, ns string) []byte {
+func (cl *Cluster) collStats(ns string) []byte {
 	cl.mu.Lock()
 	e, ok := cl.collections[ns]
 	if !ok {
 		cl.mu.Unlock()
-		return appendError(dst, 26, "NamespaceNotFound", "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection ["+ns+"] not found.")
+		return errorDoc(26, "NamespaceNotFound", "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection ["+ns+"] not found.")
 	}
 	shards := cl.shards[:1]
 	if e.key != nil && !e.dropped {
@@ -497,7 +440,7 @@ func (cl *Cluster) collStats(dst []byte, ns string) []byte {
 			}},
 		})
 	}
-	return appendDoc(dst, bson.D{
+	return marshal(bson.D{
 		{Key: "cursor", Value: bson.D{{Key: "firstBatch", Value: batch}, {Key: "id", Value: int64(0)}, {Key: "ns", Value: ns}}},
 		{Key: "ok", Value: 1.0},
 	})
