@@ -81,7 +81,13 @@ EOF
 		echo "k8s-apiserver: building etcd $ETCD_VERSION"
 		go build -trimpath -o "$BIN/etcd" ./etcd
 		echo "k8s-apiserver: building kube-apiserver $KUBE_VERSION (about 30 minutes cold on 2 cores)"
-		go build -trimpath -o "$BIN/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
+		# The version the server reports (/version) is set at link time, as
+		# Kubernetes' own build does; without it, it says v0.0.0-master.
+		local minor=${KUBE_VERSION#v1.}
+		minor=${minor%%.*}
+		local pkg=k8s.io/component-base/version
+		go build -trimpath -ldflags "-X $pkg.gitVersion=$KUBE_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean" \
+			-o "$BIN/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
 	)
 	echo "k8s-apiserver: built into $BIN"
 }
