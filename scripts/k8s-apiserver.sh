@@ -141,10 +141,15 @@ env_lines() {
 }
 
 stop() {
-	local f
+	local f pid i
 	for f in apiserver etcd; do
 		if [[ -f "$RUN/$f.pid" ]]; then
-			kill "$(cat "$RUN/$f.pid")" 2>/dev/null || true
+			pid=$(cat "$RUN/$f.pid")
+			kill "$pid" 2>/dev/null || true
+			# Stopped means gone: the API server drains for a few seconds.
+			for ((i = 0; i < 60 && $(kill -0 "$pid" 2>/dev/null && echo 1 || echo 0); i++)); do
+				sleep 0.5
+			done
 			rm -f "$RUN/$f.pid"
 		fi
 	done
