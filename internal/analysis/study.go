@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -114,8 +115,13 @@ func (e *DifferentError) Error() string {
 
 // StudyOptions are the choices of a study.
 type StudyOptions struct {
-	// Names name the groups, in their order.
+	// Names name the groups, in their order; without them the groups are
+	// lettered (GroupLetter).
 	Names []string
+	// Refs are the groups as the command line gave them, when Names are
+	// letters (GroupLetters): a refusal then names a group by both, "A
+	// (ssd)", since the letter alone says nothing to whoever reads it.
+	Refs []string
 	// Baseline is the index of the baseline group.
 	Baseline int
 	Latency  LatencyKind
@@ -128,6 +134,12 @@ type StudyOptions struct {
 // *DifferentError, a configuration none of whose runs did the same work as
 // any of the baseline's, unless the properties that differ are allowed.
 func NewStudy(groups [][]Run, o StudyOptions) (*Study, error) {
+	if o.Names == nil {
+		o.Names = make([]string, len(groups))
+		for i := range groups {
+			o.Names[i] = GroupLetter(i)
+		}
+	}
 	s := &Study{Baseline: o.Baseline, Latency: o.Latency, Alpha: o.Alpha, Allowed: o.Allowed}
 	for _, g := range groups {
 		for _, r := range g {
@@ -181,12 +193,35 @@ func NewStudy(groups [][]Run, o StudyOptions) (*Study, error) {
 		}
 		cmp, err := s.compare(base, c, i, ignore)
 		if err != nil {
-			return nil, err
+			return nil, o.named(err)
 		}
 		s.Comparisons = append(s.Comparisons, cmp)
 	}
 	s.correct()
 	return s, nil
+}
+
+// GroupLetters name the groups of a study in tables and verdicts, in
+// their order: at most this many groups are studied at once.
+const GroupLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// GroupLetter is the letter of the i-th group.
+func GroupLetter(i int) string { return GroupLetters[i : i+1] }
+
+// named names, in a refusal, each group by its name and its reference
+// when Refs gives them.
+func (o StudyOptions) named(err error) error {
+	var de *DifferentError
+	if len(o.Refs) == 0 || !errors.As(err, &de) {
+		return err
+	}
+	a, b := slices.Index(o.Names, de.A), slices.Index(o.Names, de.B)
+	if a < 0 || b < 0 || a >= len(o.Refs) || b >= len(o.Refs) {
+		return err
+	}
+	de.A = fmt.Sprintf("%s (%s)", de.A, o.Refs[a])
+	de.B = fmt.Sprintf("%s (%s)", de.B, o.Refs[b])
+	return de
 }
 
 func kindCounts(kinds []Kind, descs []string) string {
