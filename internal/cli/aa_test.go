@@ -79,12 +79,12 @@ func TestAAStudyStatesNothing(t *testing.T) {
 		}
 		var text bytes.Buffer
 		writeStudy(&text, textFormat, refs, st)
-		in, err := buildReportInput(&reportOptions{refs: refs, alpha: 0.05}, groups)
+		in, _, err := reportPage(&reportOptions{refs: refs, alpha: 0.05}, groups)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var page bytes.Buffer
-		if err := htmlreport.Render(&page, &in.Input); err != nil {
+		if err := htmlreport.Render(&page, in); err != nil {
 			t.Fatal(err)
 		}
 		found := findingsRE.FindAllString(text.String()+page.String(), -1)

@@ -44,7 +44,7 @@ func TestReportOfRecordedSweeps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := buildReportInput(o, groups)
+		in, _, err := reportPage(o, groups)
 		if err != nil {
 			t.Fatal(err)
 		}
