@@ -3,9 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -193,23 +191,17 @@ func ranOnOf(ro analysis.RanOn) *RanOn {
 	return out
 }
 
-// pointOf is the page's point from its trials' figures: the means of
-// throughput, p99 and average latency with their 95% confidence
-// intervals, each operation's mean latencies, and the trials' results
-// (for the regime table).
-func pointOf(fs []analysis.Figures, runs []*results.Results) (SweepPoint, analysis.PointFigures) {
-	pf := analysis.Summarize(fs)
-	sp := SweepPoint{Trials: pf.Trials, PerOp: map[string]OpFigures{}, Runs: runs}
+// pointOf is the page's point: the means of throughput, p99 and average
+// latency with their 95% confidence intervals and each trial's figures
+// (which the captions test), each operation's mean latencies, and the
+// trials' results (for the regime table).
+func pointOf(p analysis.LinePoint) SweepPoint {
+	pf := p.Figures
+	sp := SweepPoint{X: p.X, Label: p.Label, Trials: pf.Trials, PerOp: map[string]OpFigures{}, Runs: p.Runs}
 	sp.Throughput, sp.ThroughputLo, sp.ThroughputHi = pf.Throughput.Bounds()
 	sp.P99us, sp.P99Lo, sp.P99Hi = pf.P99.Bounds()
-	var avg []float64
-	for _, f := range fs {
-		if a, ok := f.OverallAverage(); ok {
-			avg = append(avg, a)
-		}
-	}
-	sp.AvgUs, sp.AvgLo, sp.AvgHi = analysis.MeanAndCI(avg)
-	sp.ThroughputTrials, sp.P99Trials, sp.AvgTrials = pf.Throughput.Values, pf.P99.Values, avg
+	sp.AvgUs, sp.AvgLo, sp.AvgHi = p.Avg.Bounds()
+	sp.ThroughputTrials, sp.P99Trials, sp.AvgTrials = pf.Throughput.Values, pf.P99.Values, p.Avg.Values
 	for name, o := range pf.Ops {
 		if o.HasLatency() {
 			of := OpFigures{AvgUs: o.Avg.Mean()}
@@ -217,33 +209,22 @@ func pointOf(fs []analysis.Figures, runs []*results.Results) (SweepPoint, analys
 			sp.PerOp[name] = of
 		}
 	}
-	return sp, pf
+	return sp
 }
 
-// kneeOf is a series' knee along x with its sentence, which names what
-// limited the trials past the knee (beyond picks them from where the knee
-// was found): the sweep's table says it the same way.
-func kneeOf(x string, pts []stats.Point, opts stats.KneeOptions, beyond func(stats.KneeResult) []*results.Results) (*KneeMark, string) {
-	k := analysis.KneeOf(x, pts, opts)
+// kneeOf is a knee as the page marks and says it: the sentence names
+// what limited the trials past the knee (beyond) by their most frequent
+// diagnosis, as the sweep's table does.
+func kneeOf(x string, k analysis.Knee, beyond []*results.Results) (*KneeMark, string) {
 	text := k.Text
 	if !k.Found {
 		return nil, sentence(text)
 	}
 	kp := k.Result.Knee
-	if b := diagnosis.BeyondMost(kp.X, analysis.KneeDims[x], diagnosesOf(beyond(k.Result))); b != "" {
+	if b := diagnosis.BeyondMost(kp.X, analysis.KneeDims[x], diagnosesOf(beyond)); b != "" {
 		text += "; " + b
 	}
 	return &KneeMark{X: kp.X, Throughput: kp.Throughput, P99us: kp.P99}, sentence(text)
-}
-
-// rateSentence is the verdict of a rate sweep's line from its trials by
-// target: the targets it kept.
-func rateSentence(byTarget map[float64][]*results.Results) string {
-	var pts []analysis.RatePoint
-	for _, t := range slices.Sorted(maps.Keys(byTarget)) {
-		pts = append(pts, analysis.RatePointOf(t, byTarget[t]))
-	}
-	return sentence(analysis.RateVerdictOf(pts).Text)
 }
 
 // diagnosesOf are the runs' diagnoses, made now for runs written before
