@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/stats"
@@ -44,34 +43,6 @@ type Config struct {
 	Runs []Run
 	// Kinds are the runs that count, separated by the work they did.
 	Kinds []Kind
-	// Series are the figures of each kind point by point (one point when
-	// the runs are no sweep), with the knee along the study's load
-	// dimension.
-	Series []Series
-}
-
-// Series is one kind of runs of a configuration, point by point.
-type Series struct {
-	// Kind says what sets the kind apart from the configuration's others;
-	// "" when the configuration has one kind.
-	Kind   string
-	Points []SeriesPoint
-	Knee   Knee
-}
-
-// SeriesPoint is one sweep point of a series (or all its runs, outside
-// sweeps) with its figures over the trials.
-type SeriesPoint struct {
-	// Label is the point as sweeps name it ("threadcount=4"); "" outside
-	// sweeps.
-	Label string
-	// Values are the varied properties' values at the point.
-	Values map[string]string
-	// X is the value of the study's load dimension, when it is a number.
-	X       float64
-	HasX    bool
-	Runs    []Run
-	Figures PointFigures
 }
 
 // Comparison is one configuration against the baseline.
@@ -127,7 +98,6 @@ type StudyOptions struct {
 	Latency  LatencyKind
 	Alpha    float64
 	Allowed  []string
-	Knee     stats.KneeOptions
 }
 
 // NewStudy builds the study of groups of runs. It refuses, with a
@@ -156,7 +126,6 @@ func NewStudy(groups [][]Run, o StudyOptions) (*Study, error) {
 	for _, n := range append(slices.Clone(s.Varied), o.Allowed...) {
 		ignore[n] = true
 	}
-	x := XDim(s.Varied)
 	for i, g := range groups {
 		c := Config{Name: o.Names[i], Runs: g}
 		counted, left := CountedRuns(g)
@@ -164,27 +133,10 @@ func NewStudy(groups [][]Run, o StudyOptions) (*Study, error) {
 			s.Notes = append(s.Notes, fmt.Sprintf("%d warm-up run(s) of %s left out", left, c.Name))
 		}
 		c.Kinds = Separate(counted, ignore)
-		descs := describeKinds(c.Kinds, ignore)
 		if len(c.Kinds) > 1 {
-			s.Notes = append(s.Notes, fmt.Sprintf("%s holds runs of %d kinds, compared apart: %s", c.Name, len(c.Kinds), kindCounts(c.Kinds, descs)))
-		} else {
-			descs = []string{""}
-		}
-		for k, kind := range c.Kinds {
-			c.Series = append(c.Series, newSeries(descs[k], kind.Runs, o.Latency))
+			s.Notes = append(s.Notes, fmt.Sprintf("%s holds runs of %d kinds, compared apart: %s", c.Name, len(c.Kinds), kindCounts(c.Kinds, describeKinds(c.Kinds, ignore))))
 		}
 		s.Configs = append(s.Configs, c)
-	}
-	var all []*Series
-	for ci := range s.Configs {
-		for si := range s.Configs[ci].Series {
-			all = append(all, &s.Configs[ci].Series[si])
-		}
-	}
-	kneeOpts := o.Knee
-	kneeOpts.Alpha = KneeAlpha(o.Alpha, len(all))
-	for _, sr := range all {
-		sr.seekKnee(x, kneeOpts)
 	}
 	base := s.Configs[o.Baseline]
 	for i, c := range s.Configs {
@@ -360,46 +312,6 @@ func testedP(r Row) float64 {
 		return math.NaN()
 	}
 	return r.Verdict.P
-}
-
-// Series of a configuration's kind: its runs point by point.
-func newSeries(kind string, runs []Run, latency LatencyKind) Series {
-	sr := Series{Kind: kind}
-	for _, p := range PointsOf(runs) {
-		at := RunsAt(runs, p)
-		sp := SeriesPoint{Label: p, Runs: at}
-		if at[0].Mark != nil {
-			sp.Values = at[0].Mark.Point
-		}
-		var fs []Figures
-		for _, r := range at {
-			if !r.Res.Partial {
-				fs = append(fs, FiguresOf(r.Res, latency))
-			}
-		}
-		sp.Figures = Summarize(fs)
-		sr.Points = append(sr.Points, sp)
-	}
-	return sr
-}
-
-// seekKnee finds the series' knee along x, when every point has a value
-// of x and has trials that count.
-func (sr *Series) seekKnee(x string, opts stats.KneeOptions) {
-	var pts []stats.Point
-	allX := true
-	for i := range sr.Points {
-		sp := &sr.Points[i]
-		if v, err := strconv.ParseFloat(sp.Values[x], 64); err == nil && sp.Figures.Trials > 0 {
-			sp.X, sp.HasX = v, true
-			pts = append(pts, sp.Figures.KneePoint(v))
-		} else {
-			allX = false
-		}
-	}
-	if x != "" && allX && len(pts) > 1 {
-		sr.Knee = KneeOf(x, pts, opts)
-	}
 }
 
 // KneeAlpha is the level each knee of a study is tested at: the study's

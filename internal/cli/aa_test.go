@@ -14,7 +14,6 @@ import (
 	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
-	"github.com/mongobench/mongobench/internal/stats"
 )
 
 // aaStudy is an A/A study as a busy two-core machine records it: one
@@ -73,7 +72,7 @@ func TestAAStudyStatesNothing(t *testing.T) {
 	var wrongKnees []string
 	for seed := uint64(1); seed <= studies; seed++ {
 		groups := aaStudy(t, seed)
-		st, err := newStudy(refs, groups, 0, 0.05, nil, stats.KneeOptions{})
+		st, err := newStudy(refs, groups, 0, 0.05, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -180,7 +180,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err := separateRuns(src.shown(o.refs, false), groups); err != nil {
 		return badInputf("compare: %w", err)
 	}
-	st, err := newStudy(o.refs, groups, o.baseline, o.alpha, o.allowed, stats.KneeOptions{})
+	st, err := newStudy(o.refs, groups, o.baseline, o.alpha, o.allowed)
 	if err != nil {
 		return badInputf("compare: %w", err)
 	}
@@ -194,9 +194,9 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 
 // newStudy builds the study of groups named by refs, their letters naming
 // them in its words. A refusal names the groups by letter and argument.
-func newStudy(refs []string, groups [][]analysis.Run, baseline int, alpha float64, allowed []string, knee stats.KneeOptions) (*analysis.Study, error) {
+func newStudy(refs []string, groups [][]analysis.Run, baseline int, alpha float64, allowed []string) (*analysis.Study, error) {
 	return analysis.NewStudy(groups, analysis.StudyOptions{
-		Refs: refs, Baseline: baseline, Latency: analysis.ChooseLatency(groups...), Alpha: alpha, Allowed: allowed, Knee: knee,
+		Refs: refs, Baseline: baseline, Latency: analysis.ChooseLatency(groups...), Alpha: alpha, Allowed: allowed,
 	})
 }
 

@@ -69,7 +69,7 @@ func FromRuns(groups [][]analysis.Run, o Options) (*Input, []string, error) {
 	var study *analysis.Study
 	if len(groups) >= 2 {
 		st, err := analysis.NewStudy(groups, analysis.StudyOptions{
-			Refs: o.Names, Latency: kind, Alpha: o.Alpha, Allowed: o.Allowed, Knee: o.Knee,
+			Refs: o.Names, Latency: kind, Alpha: o.Alpha, Allowed: o.Allowed,
 		})
 		study = st
 		var different *analysis.DifferentError
