@@ -89,15 +89,7 @@ func KindNames(g []Run, varied map[string]bool) map[*results.Results]string {
 	if len(kinds) < 2 {
 		return names
 	}
-	apart := map[string]bool{}
-	for i := range kinds {
-		for j := range i {
-			for _, d := range Differences(kinds[j].Runs[0].Res, kinds[i].Runs[0].Res, varied) {
-				apart[d.Property] = true
-			}
-		}
-	}
-	props := slices.Sorted(maps.Keys(apart))
+	props := apart(kinds, varied)
 	for _, k := range kinds {
 		var parts []string
 		for _, n := range props {
