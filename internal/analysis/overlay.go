@@ -256,8 +256,16 @@ func SweepFiguresOf(runs []Run, kind LatencyKind, knee stats.KneeOptions) (sf *S
 		sf.Points = append(sf.Points, lp)
 		kneePts = append(kneePts, lp.Figures.KneePoint(xv))
 	}
+	sf.find(kneePts, knee)
+	return sf, sweepIDs
+}
+
+// find states what the sweep found from its points (kneePts as knee
+// detection takes them): along the target rate the targets kept, else
+// the knee and the trials past it; nothing for a matrix.
+func (sf *SweepFigures) find(kneePts []stats.Point, knee stats.KneeOptions) {
 	switch {
-	case sf.ByValue && x == RateDim:
+	case sf.ByValue && sf.X == RateDim:
 		// Throughput follows the target by construction: a rate sweep is
 		// judged by whether each target was kept, not by a knee.
 		byTarget := map[float64][]*results.Results{}
@@ -270,8 +278,8 @@ func SweepFiguresOf(runs []Run, kind LatencyKind, knee stats.KneeOptions) (sf *S
 		}
 		v := RateVerdictOf(pts)
 		sf.Rate = &v
-	case sf.ByValue || KneeDims[x] == "":
-		k := KneeOf(x, kneePts, knee)
+	case sf.ByValue || KneeDims[sf.X] == "":
+		k := KneeOf(sf.X, kneePts, knee)
 		sf.Knee = &k
 		if k.Found {
 			at := k.Result.Next
@@ -285,5 +293,4 @@ func SweepFiguresOf(runs []Run, kind LatencyKind, knee stats.KneeOptions) (sf *S
 			}
 		}
 	}
-	return sf, sweepIDs
 }
