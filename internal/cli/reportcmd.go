@@ -112,6 +112,10 @@ func parseReportArgs(args []string) (*reportOptions, error) {
 	if len(o.refs) == 0 {
 		return nil, badInputf("report: no runs named: give results files, a directory, run ids, labels or sweep:ID (see mongobench report -h)")
 	}
+	if len(o.refs) > len(analysis.GroupLetters) {
+		// Each group is lettered, in the page's notes as in compare.
+		return nil, badInputf("report: %d groups given: at most %d are set side by side; join runs into one group with commas (a.json,b.json)", len(o.refs), len(analysis.GroupLetters))
+	}
 	return o, nil
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,6 +24,20 @@ func TestReportFiles(t *testing.T) {
 	if err != nil || !strings.Contains(string(page), "One run") {
 		t.Fatalf("page of %d bytes (err %v) without its title", len(page), err)
 	}
+}
+
+// TestReportTooManyGroups: a group is lettered A to Z, so a 27th is
+// refused as bad input before anything is read or written.
+func TestReportTooManyGroups(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	refs := make([]string, 27)
+	for i := range refs {
+		refs[i] = filepath.Join(dir, "r"+strconv.Itoa(i)+".json")
+	}
+	refusedUnchanged(t, dir, func() cmdResult {
+		return experiment(t, runReportCmd, append(refs, "-o", filepath.Join(dir, "r.html"))...)
+	}, []string{"report: 27 groups given: at most 26 are set side by side; join runs into one group with commas"})
 }
 
 func TestReportNotes(t *testing.T) {
