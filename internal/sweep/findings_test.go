@@ -57,12 +57,12 @@ func TestBeyondKnee(t *testing.T) {
 	done := []PointResult{point("4", diagnosis.ClientCPU), point("8", diagnosis.Disk), point("16", diagnosis.Disk, diagnosis.ServerCPU, diagnosis.ServerCPU)}
 	k := analysis.Knee{Found: true, Result: stats.KneeResult{Knee: stats.Point{X: 8}, Next: stats.Point{X: 16}}}
 	if got, want := BeyondKnee("threadcount", k, done), "beyond 8 threads the server host's CPU is saturated"; got != want {
-		t.Errorf("beyondKnee = %q, want %q", got, want)
+		t.Errorf("BeyondKnee = %q, want %q", got, want)
 	}
 	// A knee at the last point: its own trials say.
 	k.Result.Next = stats.Point{}
 	if got, want := BeyondKnee("threadcount", k, done), "beyond 8 threads the disk is saturated"; got != want {
-		t.Errorf("beyondKnee at the last point = %q, want %q", got, want)
+		t.Errorf("BeyondKnee at the last point = %q, want %q", got, want)
 	}
 }
 
