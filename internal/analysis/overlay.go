@@ -32,6 +32,10 @@ type OverlayLine struct {
 	// says which targets the line kept instead.
 	Knee *Knee
 	Rate *RateVerdict
+	// Beyond are the trials at the point after the knee, whose diagnoses
+	// say what limited the line; none when the knee is the line's last
+	// point (where a single sweep takes the knee's own trials).
+	Beyond []*results.Results
 }
 
 // LinePoint is one point of a line or a sweep over its trials that count.
@@ -132,6 +136,9 @@ func OverlayOf(names []string, groups [][]Run, kind LatencyKind, knee stats.Knee
 		default:
 			k := KneeOf(x, kneePts, knee)
 			ol.Knee = &k
+			if k.Found {
+				ol.Beyond = l.ByX[k.Result.Next.X]
+			}
 		}
 		ov.Lines = append(ov.Lines, ol)
 	}

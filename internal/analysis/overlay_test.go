@@ -97,6 +97,8 @@ func TestOverlayOf(t *testing.T) {
 	}
 	if l := ov.Lines[0]; len(l.Points) != 3 || l.Points[2].Figures.Throughput.Mean() != 2050 || l.Knee == nil || !l.Knee.Found || l.Knee.Result.Knee.X != 2 {
 		t.Errorf("ssd: %+v, want 3 points ending at 2050 ops/s and a knee at 2", l)
+	} else if len(l.Beyond) != 3 || l.Beyond[0] != l.Points[2].Runs[0] {
+		t.Errorf("ssd: %d runs beyond the knee, want 4 threads' 3", len(l.Beyond))
 	}
 	if l := ov.Lines[1]; l.Knee == nil || l.Knee.Found {
 		t.Errorf("essd: knee %+v, want one sought and none found (one trial per point)", l.Knee)

@@ -29,7 +29,7 @@ func studyOf(names []string, groups [][]analysis.Run, kind analysis.LatencyKind,
 		case l.Rate != nil:
 			s.KneeSentence = sentence(l.Rate.Text)
 		case l.Knee != nil:
-			s.Knee, s.KneeSentence = kneeOf(ov.X, *l.Knee, l.ByX[l.Knee.Result.Next.X])
+			s.Knee, s.KneeSentence = kneeOf(ov.X, *l.Knee, l.Beyond)
 		}
 		st.Series = append(st.Series, s)
 	}
