@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -104,24 +105,24 @@ func Separate(runs []Run, ignore map[string]bool) []Kind {
 	return kinds
 }
 
-// describeKinds names each kind by what sets it apart from the others:
-// "load phase", "run phase, readproportion=0.9 insertproportion=0.1".
-func describeKinds(kinds []Kind, ignore map[string]bool) []string {
-	apart := map[string]bool{}
+// apart are the properties, sorted, in which any two of the kinds differ
+// (PhaseProperty among them when their phases do).
+func apart(kinds []Kind, ignore map[string]bool) []string {
+	set := map[string]bool{}
 	for i := range kinds {
 		for j := range i {
 			for _, d := range Differences(kinds[j].Runs[0].Res, kinds[i].Runs[0].Res, ignore) {
-				apart[d.Property] = true
+				set[d.Property] = true
 			}
 		}
 	}
-	names := make([]string, 0, len(apart))
-	for n := range apart {
-		if n != PhaseProperty {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
+	return slices.Sorted(maps.Keys(set))
+}
+
+// describeKinds names each kind by what sets it apart from the others:
+// "load phase", "run phase, readproportion=0.9 insertproportion=0.1".
+func describeKinds(kinds []Kind, ignore map[string]bool) []string {
+	names := slices.DeleteFunc(apart(kinds, ignore), func(n string) bool { return n == PhaseProperty })
 	out := make([]string, len(kinds))
 	for i, k := range kinds {
 		s := k.Phase() + " phase"

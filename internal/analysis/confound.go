@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/metrics"
@@ -138,4 +139,59 @@ func factorText(r float64) string {
 		return strings.TrimSuffix(fmt.Sprintf("%.1f", r), ".0") + "×"
 	}
 	return fmt.Sprintf("%.2f×", r)
+}
+
+// Confounder is what a line of a group's sweep mixes in: Where names the
+// group and the line ("" for a single group's single line), What says
+// what changed.
+type Confounder struct{ Where, What string }
+
+func (c Confounder) String() string {
+	if c.Where == "" {
+		return c.What
+	}
+	return c.Where + ": " + c.What
+}
+
+// Confounders say, for each line of each group's sweeps, when the data
+// size changed along it though nothing varied shapes the data. Lines are
+// the values of the varied properties other than the fastest, as a page
+// draws them; groups are named by names when there are several.
+func Confounders(names []string, groups [][]Run) []Confounder {
+	var out []Confounder
+	for gi, g := range groups {
+		var varied []string
+		for _, r := range g {
+			if r.Mark != nil && !r.Mark.Warmup && !r.Res.Partial {
+				varied = r.Mark.Varied
+				break
+			}
+		}
+		x := XDim(varied)
+		if x == "" {
+			continue
+		}
+		lines, _ := SweepLines(g, x, func(r Run) string { return LineName(r.Mark, x) })
+		for _, l := range lines {
+			var pts []SizePoint
+			for _, xv := range l.Xs() {
+				if b, ok := PointDataSize(l.ByX[xv]); ok {
+					pts = append(pts, SizePoint{Label: x + "=" + strconv.FormatFloat(xv, 'f', -1, 64), X: xv, Bytes: b})
+				}
+			}
+			what := DataSizeConfounder(varied, pts)
+			if what == "" {
+				continue
+			}
+			var where []string
+			if len(groups) > 1 {
+				where = append(where, names[gi])
+			}
+			if l.Name != "" {
+				where = append(where, l.Name)
+			}
+			out = append(out, Confounder{strings.Join(where, " · "), what})
+		}
+	}
+	return out
 }

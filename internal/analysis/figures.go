@@ -214,3 +214,21 @@ func SortOpNames(names []string) {
 		return cmp.Or(cmp.Compare(oa, ob), strings.Compare(a, b))
 	})
 }
+
+// OverallAverage is the mean latency over every operation of the run:
+// each operation's mean weighted by its count, so that a rare slow
+// operation weighs as little as it happened. ok is false when no
+// operation measured a latency.
+func (f Figures) OverallAverage() (avg float64, ok bool) {
+	sum, n := 0.0, int64(0)
+	for _, o := range f.Ops {
+		if a, ok := o.Latency("avg"); ok && o.Count > 0 {
+			sum += a * float64(o.Count)
+			n += o.Count
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}

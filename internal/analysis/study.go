@@ -1,10 +1,10 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/stats"
@@ -43,34 +43,6 @@ type Config struct {
 	Runs []Run
 	// Kinds are the runs that count, separated by the work they did.
 	Kinds []Kind
-	// Series are the figures of each kind point by point (one point when
-	// the runs are no sweep), with the knee along the study's load
-	// dimension.
-	Series []Series
-}
-
-// Series is one kind of runs of a configuration, point by point.
-type Series struct {
-	// Kind says what sets the kind apart from the configuration's others;
-	// "" when the configuration has one kind.
-	Kind   string
-	Points []SeriesPoint
-	Knee   Knee
-}
-
-// SeriesPoint is one sweep point of a series (or all its runs, outside
-// sweeps) with its figures over the trials.
-type SeriesPoint struct {
-	// Label is the point as sweeps name it ("threadcount=4"); "" outside
-	// sweeps.
-	Label string
-	// Values are the varied properties' values at the point.
-	Values map[string]string
-	// X is the value of the study's load dimension, when it is a number.
-	X       float64
-	HasX    bool
-	Runs    []Run
-	Figures PointFigures
 }
 
 // Comparison is one configuration against the baseline.
@@ -114,20 +86,30 @@ func (e *DifferentError) Error() string {
 
 // StudyOptions are the choices of a study.
 type StudyOptions struct {
-	// Names name the groups, in their order.
+	// Names name the groups, in their order; without them the groups are
+	// lettered (GroupLetter).
 	Names []string
+	// Refs are the groups as the command line gave them, when Names are
+	// letters (GroupLetters): a refusal then names a group by both, "A
+	// (ssd)", since the letter alone says nothing to whoever reads it.
+	Refs []string
 	// Baseline is the index of the baseline group.
 	Baseline int
 	Latency  LatencyKind
 	Alpha    float64
 	Allowed  []string
-	Knee     stats.KneeOptions
 }
 
 // NewStudy builds the study of groups of runs. It refuses, with a
 // *DifferentError, a configuration none of whose runs did the same work as
 // any of the baseline's, unless the properties that differ are allowed.
 func NewStudy(groups [][]Run, o StudyOptions) (*Study, error) {
+	if o.Names == nil {
+		o.Names = make([]string, len(groups))
+		for i := range groups {
+			o.Names[i] = GroupLetter(i)
+		}
+	}
 	s := &Study{Baseline: o.Baseline, Latency: o.Latency, Alpha: o.Alpha, Allowed: o.Allowed}
 	for _, g := range groups {
 		for _, r := range g {
@@ -144,7 +126,6 @@ func NewStudy(groups [][]Run, o StudyOptions) (*Study, error) {
 	for _, n := range append(slices.Clone(s.Varied), o.Allowed...) {
 		ignore[n] = true
 	}
-	x := XDim(s.Varied)
 	for i, g := range groups {
 		c := Config{Name: o.Names[i], Runs: g}
 		counted, left := CountedRuns(g)
@@ -152,27 +133,10 @@ func NewStudy(groups [][]Run, o StudyOptions) (*Study, error) {
 			s.Notes = append(s.Notes, fmt.Sprintf("%d warm-up run(s) of %s left out", left, c.Name))
 		}
 		c.Kinds = Separate(counted, ignore)
-		descs := describeKinds(c.Kinds, ignore)
 		if len(c.Kinds) > 1 {
-			s.Notes = append(s.Notes, fmt.Sprintf("%s holds runs of %d kinds, compared apart: %s", c.Name, len(c.Kinds), kindCounts(c.Kinds, descs)))
-		} else {
-			descs = []string{""}
-		}
-		for k, kind := range c.Kinds {
-			c.Series = append(c.Series, newSeries(descs[k], kind.Runs, o.Latency))
+			s.Notes = append(s.Notes, fmt.Sprintf("%s holds runs of %d kinds, compared apart: %s", c.Name, len(c.Kinds), kindCounts(c.Kinds, describeKinds(c.Kinds, ignore))))
 		}
 		s.Configs = append(s.Configs, c)
-	}
-	var all []*Series
-	for ci := range s.Configs {
-		for si := range s.Configs[ci].Series {
-			all = append(all, &s.Configs[ci].Series[si])
-		}
-	}
-	kneeOpts := o.Knee
-	kneeOpts.Alpha = KneeAlpha(o.Alpha, len(all))
-	for _, sr := range all {
-		sr.seekKnee(x, kneeOpts)
 	}
 	base := s.Configs[o.Baseline]
 	for i, c := range s.Configs {
@@ -181,12 +145,35 @@ func NewStudy(groups [][]Run, o StudyOptions) (*Study, error) {
 		}
 		cmp, err := s.compare(base, c, i, ignore)
 		if err != nil {
-			return nil, err
+			return nil, o.named(err)
 		}
 		s.Comparisons = append(s.Comparisons, cmp)
 	}
 	s.correct()
 	return s, nil
+}
+
+// GroupLetters name the groups of a study in tables and verdicts, in
+// their order: at most this many groups are studied at once.
+const GroupLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// GroupLetter is the letter of the i-th group.
+func GroupLetter(i int) string { return GroupLetters[i : i+1] }
+
+// named names, in a refusal, each group by its name and its reference
+// when Refs gives them.
+func (o StudyOptions) named(err error) error {
+	var de *DifferentError
+	if len(o.Refs) == 0 || !errors.As(err, &de) {
+		return err
+	}
+	a, b := slices.Index(o.Names, de.A), slices.Index(o.Names, de.B)
+	if a < 0 || b < 0 || a >= len(o.Refs) || b >= len(o.Refs) {
+		return err
+	}
+	de.A = fmt.Sprintf("%s (%s)", de.A, o.Refs[a])
+	de.B = fmt.Sprintf("%s (%s)", de.B, o.Refs[b])
+	return de
 }
 
 func kindCounts(kinds []Kind, descs []string) string {
@@ -325,46 +312,6 @@ func testedP(r Row) float64 {
 		return math.NaN()
 	}
 	return r.Verdict.P
-}
-
-// Series of a configuration's kind: its runs point by point.
-func newSeries(kind string, runs []Run, latency LatencyKind) Series {
-	sr := Series{Kind: kind}
-	for _, p := range PointsOf(runs) {
-		at := RunsAt(runs, p)
-		sp := SeriesPoint{Label: p, Runs: at}
-		if at[0].Mark != nil {
-			sp.Values = at[0].Mark.Point
-		}
-		var fs []Figures
-		for _, r := range at {
-			if !r.Res.Partial {
-				fs = append(fs, FiguresOf(r.Res, latency))
-			}
-		}
-		sp.Figures = Summarize(fs)
-		sr.Points = append(sr.Points, sp)
-	}
-	return sr
-}
-
-// seekKnee finds the series' knee along x, when every point has a value
-// of x and has trials that count.
-func (sr *Series) seekKnee(x string, opts stats.KneeOptions) {
-	var pts []stats.Point
-	allX := true
-	for i := range sr.Points {
-		sp := &sr.Points[i]
-		if v, err := strconv.ParseFloat(sp.Values[x], 64); err == nil && sp.Figures.Trials > 0 {
-			sp.X, sp.HasX = v, true
-			pts = append(pts, sp.Figures.KneePoint(v))
-		} else {
-			allX = false
-		}
-	}
-	if x != "" && allX && len(pts) > 1 {
-		sr.Knee = KneeOf(x, pts, opts)
-	}
 }
 
 // KneeAlpha is the level each knee of a study is tested at: the study's

@@ -14,7 +14,6 @@ import (
 	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
-	"github.com/mongobench/mongobench/internal/stats"
 )
 
 // aaStudy is an A/A study as a busy two-core machine records it: one
@@ -73,18 +72,18 @@ func TestAAStudyStatesNothing(t *testing.T) {
 	var wrongKnees []string
 	for seed := uint64(1); seed <= studies; seed++ {
 		groups := aaStudy(t, seed)
-		st, err := newStudy(refs, groups, 0, 0.05, nil, stats.KneeOptions{})
+		st, err := newStudy(refs, groups, 0, 0.05, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var text bytes.Buffer
 		writeStudy(&text, textFormat, refs, st)
-		in, err := buildReportInput(&reportOptions{refs: refs, alpha: 0.05}, groups)
+		in, _, err := reportPage(&reportOptions{refs: refs, alpha: 0.05}, groups)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var page bytes.Buffer
-		if err := htmlreport.Render(&page, &in.Input); err != nil {
+		if err := htmlreport.Render(&page, in); err != nil {
 			t.Fatal(err)
 		}
 		found := findingsRE.FindAllString(text.String()+page.String(), -1)

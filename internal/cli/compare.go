@@ -120,9 +120,9 @@ func parseCompareArgs(args []string) (*compareOptions, error) {
 }
 
 // groupLetters name the groups of a comparison in tables and verdicts.
-const groupLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+const groupLetters = analysis.GroupLetters
 
-func groupLetter(i int) string { return groupLetters[i : i+1] }
+func groupLetter(i int) string { return analysis.GroupLetter(i) }
 
 // parseBaseline finds the group --baseline names: an argument as given,
 // or its letter.
@@ -180,7 +180,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err := separateRuns(src.shown(o.refs, false), groups); err != nil {
 		return badInputf("compare: %w", err)
 	}
-	st, err := newStudy(o.refs, groups, o.baseline, o.alpha, o.allowed, stats.KneeOptions{})
+	st, err := newStudy(o.refs, groups, o.baseline, o.alpha, o.allowed)
 	if err != nil {
 		return badInputf("compare: %w", err)
 	}
@@ -194,22 +194,10 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 
 // newStudy builds the study of groups named by refs, their letters naming
 // them in its words. A refusal names the groups by letter and argument.
-func newStudy(refs []string, groups [][]analysis.Run, baseline int, alpha float64, allowed []string, knee stats.KneeOptions) (*analysis.Study, error) {
-	names := make([]string, len(refs))
-	for i := range refs {
-		names[i] = groupLetter(i)
-	}
-	st, err := analysis.NewStudy(groups, analysis.StudyOptions{
-		Names: names, Baseline: baseline, Latency: analysis.ChooseLatency(groups...), Alpha: alpha, Allowed: allowed, Knee: knee,
+func newStudy(refs []string, groups [][]analysis.Run, baseline int, alpha float64, allowed []string) (*analysis.Study, error) {
+	return analysis.NewStudy(groups, analysis.StudyOptions{
+		Refs: refs, Baseline: baseline, Latency: analysis.ChooseLatency(groups...), Alpha: alpha, Allowed: allowed,
 	})
-	var de *analysis.DifferentError
-	if errors.As(err, &de) {
-		a, b := strings.Index(groupLetters, de.A), strings.Index(groupLetters, de.B)
-		de.A = fmt.Sprintf("%s (%s)", de.A, refs[a])
-		de.B = fmt.Sprintf("%s (%s)", de.B, refs[b])
-		return nil, de
-	}
-	return st, err
 }
 
 // allowedText says what differs, allowed, between a configuration and the

@@ -11,7 +11,6 @@ import (
 	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
-	"github.com/mongobench/mongobench/internal/stats"
 )
 
 // writeSynth writes synthetic results files into dir and returns their
@@ -184,7 +183,7 @@ func TestCompareLimits(t *testing.T) {
 	disk := &results.Diagnosis{Verdict: "disk", Limits: []results.Limit{{Kind: "disk", Evidence: []string{"busy"}}}}
 	none := &results.Diagnosis{Verdict: results.NoLimitFound}
 	groups := [][]analysis.Run{{run(100, cpu), run(101, cpu)}, {run(90, disk), run(91, cpu), run(92, disk), run(93, none)}}
-	st, err := newStudy([]string{"a", "b"}, groups, 0, 0.05, nil, stats.KneeOptions{})
+	st, err := newStudy([]string{"a", "b"}, groups, 0, 0.05, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,9 +19,9 @@ func writeRanOn(w io.Writer, st *analysis.Study) {
 	for i, c := range st.Configs {
 		names[i], groups[i] = c.Name, c.Runs
 	}
-	ro := groupsRanOn(names, groups, st)
+	ro := analysis.GroupsRanOn(names, groups, st)
 	warnings := ro.Warnings
-	for _, c := range confounders(names, groups) {
+	for _, c := range analysis.Confounders(names, groups) {
 		warnings = append(warnings, c.String())
 	}
 	if len(ro.Rows) > 0 {

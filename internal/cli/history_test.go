@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/analysis"
-	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -222,7 +221,11 @@ func TestLabelledSweeps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sw, notes := reportSweep(runs, analysis.ServiceLatency, stats.KneeOptions{})
+		in, notes, err := reportPage(&reportOptions{refs: []string{"tuned"}, alpha: 0.05}, [][]analysis.Run{runs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sw := in.Sweep
 		if sw == nil || len(sw.Points) != 2 {
 			t.Fatalf("sweep %+v: want 2 points", sw)
 		}

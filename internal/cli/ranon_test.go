@@ -44,7 +44,7 @@ func TestReportOfRecordedSweeps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := buildReportInput(o, groups)
+		in, _, err := reportPage(o, groups)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,13 +115,13 @@ func recordedDone(t *testing.T, dir string) []sweep.PointResult {
 func TestSweepRateLine(t *testing.T) {
 	t.Parallel()
 	done := recordedDone(t, recordedRate)
-	got := knee("target", stats.KneeOptions{}, &sweep.Series{}, done)
+	got := sweep.SeriesFinding("target", stats.KneeOptions{}, &sweep.Series{}, done)
 	want := "rate: kept none of the targets: at 250 ops/s the rate was reached (250 ops/s) but 876 operations (44%) started late and intended p99 reached 160 ms"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	// Workload A inserts nothing: its data stayed put.
-	if c := sweepConfounder([]string{"target"}, "target", done); c != "" {
+	if c := sweep.DataSizeConfounder([]string{"target"}, "target", done); c != "" {
 		t.Errorf("a sweep without inserts flagged: %q", c)
 	}
 }
@@ -132,10 +132,10 @@ func TestSweepRateLine(t *testing.T) {
 func TestSweepConfounderRecorded(t *testing.T) {
 	t.Parallel()
 	want := "the data size at the start changed from 2 MiB at threadcount=1 to 5.29 MiB at threadcount=4 along the sweep (2.6×) while only threadcount was varied: the points are not comparable in data size; sweep with --reload so that every trial starts from the same data"
-	if got := sweepConfounder([]string{"threadcount"}, "threadcount", recordedDone(t, recordedInserts)); got != want {
+	if got := sweep.DataSizeConfounder([]string{"threadcount"}, "threadcount", recordedDone(t, recordedInserts)); got != want {
 		t.Errorf("without a reload:\n got %q\nwant %q", got, want)
 	}
-	if got := sweepConfounder([]string{"threadcount"}, "threadcount", recordedDone(t, recordedReload)); got != "" {
+	if got := sweep.DataSizeConfounder([]string{"threadcount"}, "threadcount", recordedDone(t, recordedReload)); got != "" {
 		t.Errorf("with --reload: %q", got)
 	}
 }

@@ -176,7 +176,7 @@ func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
 		if err := checkPointOutputs(p, ins); err != nil {
 			return nil, err
 		}
-		ops = sweepOps(ops, o.command, p.Settings.Spec)
+		ops = sweep.Ops(ops, o.command, p.Settings.Spec)
 	}
 	analysis.SortOpNames(ops)
 	if !o.store.disabled {
@@ -259,10 +259,10 @@ func (pr *sweepPrinter) SeriesDone(sr *sweep.Series, done []sweep.PointResult) {
 	// significance level.
 	opts := pr.o.knee
 	opts.Alpha = analysis.KneeAlpha(0, len(pr.plan.Series))
-	if k := knee(pr.plan.X, opts, sr, done); k != "" {
+	if k := sweep.SeriesFinding(pr.plan.X, opts, sr, done); k != "" {
 		pr.knees = append(pr.knees, k)
 	}
-	if c := sweepConfounder(pr.plan.Varied, pr.plan.X, done); c != "" {
+	if c := sweep.DataSizeConfounder(pr.plan.Varied, pr.plan.X, done); c != "" {
 		if sr.Label != "" {
 			c = sr.Label + ": " + c
 		}

@@ -17,12 +17,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/diagnosis"
-	"github.com/mongobench/mongobench/internal/results"
-	"github.com/mongobench/mongobench/internal/results/resultstest"
-	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/sweep"
-	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // experiment runs one of the experiment commands in-process, as Main would
@@ -456,58 +451,6 @@ func TestSweepFormats(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(md.stdout), "\n")
 	if len(lines) < 8 || !strings.HasPrefix(lines[0], "| threads | trial |") || !strings.HasPrefix(lines[1], "|---|---:|") || !strings.HasPrefix(lines[2], "| 1 | 1 |") {
 		t.Errorf("markdown table:\n%s", md.stdout)
-	}
-}
-
-// TestSweepOps: the table's operation columns are known before anything
-// runs: a load sweep inserts; a run sweep's are every operation a point
-// issues, in the summary's order.
-func TestSweepOps(t *testing.T) {
-	t.Parallel()
-	spec := func(proportions ...float64) *workload.Spec {
-		s := &workload.Spec{}
-		copy(s.Proportions[:], proportions)
-		return s
-	}
-	if got := sweepOps(nil, "load", spec(1)); !slices.Equal(got, []string{"INSERT"}) {
-		t.Errorf("load: %v, want INSERT alone", got)
-	}
-	ops := sweepOps(nil, "run", spec(0.5, 0.5))
-	ops = sweepOps(ops, "run", spec(0, 0, 0.2, 0.8))
-	analysis.SortOpNames(ops)
-	if want := []string{"READ", "UPDATE", "INSERT", "SCAN"}; !slices.Equal(ops, want) {
-		t.Errorf("run: %v, want %v", ops, want)
-	}
-}
-
-// TestBeyondKnee: the knee's sentence names what limited the point past
-// it, by the most frequent verdict of its counted trials.
-func TestBeyondKnee(t *testing.T) {
-	t.Parallel()
-	diag := func(kind string) *results.Results {
-		r := resultstest.Results(t, resultstest.Spec{Throughput: 100})
-		if r.Extra == nil {
-			r.Extra = &results.Extra{}
-		}
-		r.Extra.Diagnosis = &results.Diagnosis{Verdict: kind, Limits: []results.Limit{{Kind: kind, Evidence: []string{"busy"}}}}
-		return r
-	}
-	point := func(threads string, kinds ...string) sweep.PointResult {
-		pr := sweep.PointResult{Point: &sweep.Point{Values: map[string]string{"threadcount": threads}}}
-		for i, k := range kinds {
-			pr.Trials = append(pr.Trials, sweep.Trial{Trial: i + 1, Results: diag(k)})
-		}
-		return pr
-	}
-	done := []sweep.PointResult{point("4", diagnosis.ClientCPU), point("8", diagnosis.Disk), point("16", diagnosis.Disk, diagnosis.ServerCPU, diagnosis.ServerCPU)}
-	k := analysis.Knee{Found: true, Result: stats.KneeResult{Knee: stats.Point{X: 8}, Next: stats.Point{X: 16}}}
-	if got, want := beyondKnee("threadcount", k, done), "beyond 8 threads the server host's CPU is saturated"; got != want {
-		t.Errorf("beyondKnee = %q, want %q", got, want)
-	}
-	// A knee at the last point: its own trials say.
-	k.Result.Next = stats.Point{}
-	if got, want := beyondKnee("threadcount", k, done), "beyond 8 threads the disk is saturated"; got != want {
-		t.Errorf("beyondKnee at the last point = %q, want %q", got, want)
 	}
 }
 

@@ -341,7 +341,7 @@ func TestSweepKneeThresholds(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc.flags, err)
 		}
-		if got := knee("threadcount", o.knee, &sweep.Series{}, done); !strings.HasPrefix(got, tc.want) {
+		if got := sweep.SeriesFinding("threadcount", o.knee, &sweep.Series{}, done); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%v: %q, want %q", tc.flags, got, tc.want)
 		}
 	}

@@ -4,39 +4,13 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/diagnosis"
-	"github.com/mongobench/mongobench/internal/results"
-	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/sweep"
-	"github.com/mongobench/mongobench/internal/workload"
 )
-
-// sweepOps adds the operations a point's workload issues to the table's
-// columns, which are known before anything runs so that rows print as
-// they come.
-func sweepOps(ops []string, command string, spec *workload.Spec) []string {
-	if command == "load" {
-		if !slices.Contains(ops, "INSERT") {
-			ops = append(ops, "INSERT")
-		}
-		return ops
-	}
-	names := [...]string{
-		workload.TxRead: "READ", workload.TxUpdate: "UPDATE", workload.TxInsert: "INSERT",
-		workload.TxScan: "SCAN", workload.TxReadModifyWrite: "READ-MODIFY-WRITE", workload.TxDelete: "DELETE",
-	}
-	for tx, p := range spec.Proportions {
-		if p > 0 && !slices.Contains(ops, names[tx]) {
-			ops = append(ops, names[tx])
-		}
-	}
-	return ops
-}
 
 // trialNote is the note column of a trial's row in the sweep's table.
 func trialNote(t sweep.Trial, err error) string {
@@ -53,58 +27,6 @@ func trialNote(t sweep.Trial, err error) string {
 		return "client-bound"
 	}
 	return ""
-}
-
-// knee states the knee of one series over its finished points, or why
-// there is none; "" when the sweep varies nothing to find one along.
-func knee(x string, opts stats.KneeOptions, sr *sweep.Series, done []sweep.PointResult) string {
-	if x == "" {
-		return ""
-	}
-	prefix := ""
-	if sr.Label != "" {
-		prefix = sr.Label + ": "
-	}
-	if x == analysis.RateDim {
-		// Throughput follows the target by construction: a rate sweep is
-		// judged by whether each target was kept.
-		return prefix + "rate: " + sweepRate(x, done).Text
-	}
-	k := analysis.KneeOf(x, sweep.KneePoints(x, done, false), opts)
-	if k.Found {
-		if b := beyondKnee(x, k, done); b != "" {
-			return prefix + k.Text + "; " + b
-		}
-	}
-	return prefix + k.Text
-}
-
-// beyondKnee names what limited the runs past the knee: the point after
-// it, where the step showed saturation (the knee itself when it is the
-// last), by its trials' most frequent verdict.
-func beyondKnee(x string, k analysis.Knee, done []sweep.PointResult) string {
-	at := k.Result.Next
-	if at.X == 0 {
-		at = k.Result.Knee
-	}
-	for _, pr := range done {
-		if v, err := strconv.ParseFloat(pr.Point.Values[x], 64); err == nil && v == at.X {
-			return diagnosis.BeyondMost(k.Result.Knee.X, analysis.KneeDims[x], countedDiagnoses(pr.Trials))
-		}
-	}
-	return ""
-}
-
-// countedDiagnoses are the diagnoses of the trials that count in a
-// point's figures.
-func countedDiagnoses(trials []sweep.Trial) []*results.Diagnosis {
-	var ds []*results.Diagnosis
-	for _, t := range trials {
-		if t.Counts() {
-			ds = append(ds, diagnosis.Of(t.Results))
-		}
-	}
-	return ds
 }
 
 // sweepTable prints the sweep's table a row at a time, so its columns are
@@ -226,6 +148,6 @@ func (t *sweepTable) meanRow(p *sweep.Point, trials []sweep.Trial) {
 		o := pf.Op(op)
 		cells = append(cells, estimateText(o.Count, ""), estimateText(o.Avg, "us"), estimateText(o.P99, "us"))
 	}
-	cells = append(cells, estimateText(pf.NotOK, ""), diagnosis.Tally(countedDiagnoses(trials)), fmt.Sprintf("mean of %d trials, ± 95%% CI", len(fs)))
+	cells = append(cells, estimateText(pf.NotOK, ""), diagnosis.Tally(sweep.CountedDiagnoses(trials)), fmt.Sprintf("mean of %d trials, ± 95%% CI", len(fs)))
 	t.print(cells)
 }

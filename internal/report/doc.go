@@ -3,6 +3,11 @@
 // the percentile spectrum, sweep and comparison charts, and the server and
 // host metrics recorded beside the client's figures.
 //
+// FromRuns draws the page's Input from groups of runs through package
+// analysis (the study compare prints, the lines of a sweep, the knees, what
+// the configurations ran on); Render writes it. The command line only
+// resolves which runs the user named.
+//
 // # Why charts are SVG drawn in Go
 //
 // The report must work offline, years later, opened from a mail attachment.

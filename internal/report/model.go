@@ -6,8 +6,10 @@ import (
 	"github.com/mongobench/mongobench/internal/results"
 )
 
-// Input is everything a report shows. Only Runs come from results files;
-// Sweep and Comparison are the analyses of a series, computed by the caller.
+// Input is everything a report shows. FromRuns fills it from groups of
+// runs: Runs are the results files; Sweep, Study, RanOn, Warnings and the
+// comparisons are what package analysis says of them, translated here and
+// nowhere else, so that the page cannot drift from compare and sweep.
 type Input struct {
 	// Title heads the report; empty gives a title built from the runs.
 	Title string
