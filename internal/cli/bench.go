@@ -266,21 +266,7 @@ func keepResults(ctx context.Context, env Env, out string, runStore *store.Store
 	if done.ResultsErr != nil {
 		return done.ResultsErr
 	}
-	if out != "" {
-		if err := writeResults(out, done.Results); err != nil {
-			outs.fail(err)
-		} else {
-			outs.kept = append(outs.kept, "the results file "+out)
-		}
-	}
-	if runStore != nil {
-		if id, err := saveRun(ctx, runStore, done.Results, store.SaveOptions{}); err != nil {
-			outs.fail(err)
-		} else {
-			outs.kept = append(outs.kept, fmt.Sprintf("run %d in %s", id, runStore.Path()))
-			fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, runStore.Path())
-		}
-	}
+	outs.keep(ctx, env, out, runStore, done.Results)
 	return nil
 }
 
