@@ -23,7 +23,9 @@ func TestNewPlan(t *testing.T) {
 	env := func(vars map[string]string) func(string) string {
 		return func(k string) string { return vars[k] }
 	}
-	spec := func() *workload.Spec { return workloadtest.Spec(t, true, "recordcount=2000", "operationcount=1001", "target=10") }
+	spec := func() *workload.Spec {
+		return workloadtest.Spec(t, true, "recordcount=2000", "operationcount=1001", "target=10")
+	}
 	hashed := DefaultRunID("run", props, 2)
 
 	for _, tc := range []struct {
