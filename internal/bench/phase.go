@@ -70,7 +70,7 @@ func (p *Prepared) Config(limits Limits) Config {
 		Command: p.t.Command, Core: p.core, Spec: spec, Client: p.Client, Seed: p.Seed,
 		BatchSize: p.t.BatchSize, Operations: ops,
 		MaxErrors: limits.MaxErrors, MaxErrorRate: limits.MaxErrorRate,
-		Observe: true, Monitor: p.Monitor, LocalHost: p.Server != nil || IsLocalURL(p.URL),
+		Observe: !p.t.OperationsOnly, Monitor: p.Monitor, LocalHost: p.Server != nil || IsLocalURL(p.URL),
 		Stop: p.t.Stop, Grace: p.t.Grace, Notify: p.t.Notify,
 	}
 }
@@ -86,6 +86,10 @@ func (p *Prepared) Run(ctx context.Context, limits Limits, sinks ...Sink) (*Outc
 	setup, cancel := stoppable(ctx, t.Stop)
 	defer cancel()
 	var obs Observation
+	if t.OperationsOnly {
+		out, err := p.runPhase(ctx, setup, &cfg, &obs, sinks)
+		return out, obs, err
+	}
 	if t.Command == "run" && spec.WarmupTime > 0 {
 		// Under setup: a stop during the warm-up ends the command, and
 		// nothing of the warm-up is kept, so its operations in flight are
@@ -113,16 +117,7 @@ func (p *Prepared) Run(ctx context.Context, limits Limits, sinks ...Sink) (*Outc
 	if err := t.step(nil, "reading the server's topology and sizes"); err != nil {
 		return nil, obs, err
 	}
-	if t.BeforePhase != nil {
-		part, err := t.BeforePhase(setup, p)
-		if err := t.step(err, "waiting for the start"); err != nil {
-			return nil, obs, err
-		}
-		obs.Part = part
-		cfg.Part = part
-	}
-	p.measuring = true
-	out, err := Run(ctx, cfg, sinks...)
+	out, err := p.runPhase(ctx, setup, &cfg, &obs, sinks)
 	if err != nil {
 		return nil, obs, err
 	}
@@ -140,6 +135,27 @@ func (p *Prepared) Run(ctx context.Context, limits Limits, sinks ...Sink) (*Outc
 		}
 	}
 	return out, obs, nil
+}
+
+// runPhase runs the phase itself, between the hooks that bound it: the
+// caller's BeforePhase (under setup, which a stop cancels) and
+// AfterPhase.
+func (p *Prepared) runPhase(ctx, setup context.Context, cfg *Config, obs *Observation, sinks []Sink) (*Outcome, error) {
+	t := &p.t
+	if t.BeforePhase != nil {
+		part, err := t.BeforePhase(setup, p)
+		if err := t.step(err, "waiting for the start"); err != nil {
+			return nil, err
+		}
+		obs.Part = part
+		cfg.Part = part
+	}
+	p.measuring = true
+	out, err := Run(ctx, *cfg, sinks...)
+	if t.AfterPhase != nil {
+		t.AfterPhase()
+	}
+	return out, err
 }
 
 // warmupLine says what a warm-up did in one line.

@@ -59,6 +59,17 @@ type Target struct {
 	// starts: a part of a partitioned run waits there for the others.
 	// What it returns is kept as the Observation's Part.
 	BeforePhase func(ctx context.Context, p *Prepared) (*results.Part, error)
+	// AfterPhase, when set, is called as soon as the phase's operations
+	// are done, before anything is read after it: a calibration ends its
+	// measurement there.
+	AfterPhase func()
+	// OperationsOnly sends the server the phase's operations and nothing
+	// else: no monitoring connection, no count of the collection or search
+	// for where earlier inserts ended before it (inserts start after
+	// recordcount), no warm-up, and no topology, sizes or metrics read
+	// around it. A calibration against the null server, whose answers to
+	// those say nothing, measures the client's own path so.
+	OperationsOnly bool
 }
 
 // Interrupted is the error of a preparation stopped by Target.Stop:
@@ -182,8 +193,10 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 	if err != nil {
 		return nil, t.step(err, "connecting to "+redact.URL(p.URL))
 	}
-	if p.Monitor, err = mongo.OpenMonitor(mongo.Config{URL: p.URL, ConnectTimeout: t.Connect}); err != nil {
-		return nil, err
+	if !t.OperationsOnly {
+		if p.Monitor, err = mongo.OpenMonitor(mongo.Config{URL: p.URL, ConnectTimeout: t.Connect}); err != nil {
+			return nil, err
+		}
 	}
 	where := p.Database + "." + spec.Table
 	if t.Drop {
@@ -204,7 +217,7 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 		p.Seed = t.PhaseSeed(p.RunSeed)
 	}
 	nextInsert := spec.RecordCount
-	if t.Command == "run" {
+	if t.Command == "run" && !t.OperationsOnly {
 		n, err := p.Client.Count(setup, spec.Table)
 		if err := t.step(nil, "counting the documents in "+where); err != nil {
 			return nil, err
@@ -222,7 +235,7 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 			}
 		}
 	}
-	if t.Command == "run" && spec.Proportions[workload.TxInsert] > 0 {
+	if t.Command == "run" && spec.Proportions[workload.TxInsert] > 0 && !t.OperationsOnly {
 		nextInsert, err = workload.NextInsertKey(setup, spec, func(ctx context.Context, key string) (bool, error) {
 			return p.Client.KeyExists(ctx, spec.Table, key)
 		})

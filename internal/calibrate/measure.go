@@ -22,6 +22,7 @@ import (
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/selfmon"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -30,6 +31,10 @@ import (
 // measurement: often enough to see the peak of a run of a few seconds, for
 // a cost far below the figures' noise.
 const rssSamplePeriod = 100 * time.Millisecond
+
+// connectTimeout bounds connecting to the null server, as the binding
+// bounds it when given none; the phase's closing reads get no longer.
+const connectTimeout = 10 * time.Second
 
 // calibrationSeed fixes the workload's random choices unless -p seed says
 // otherwise, so repeats measure the same sequence of operations.
@@ -138,6 +143,9 @@ type window struct {
 	probe     *selfmon.Probe
 	serverCPU time.Duration
 	srv       *server
+	// usage and serverUsed are what the span used, once stopped.
+	usage      selfmon.Usage
+	serverUsed time.Duration
 }
 
 func (m *measurer) begin() *window {
@@ -145,8 +153,22 @@ func (m *measurer) begin() *window {
 	return &window{srv: m.server, serverCPU: m.server.cpu(), probe: selfmon.StartSampling(rssSamplePeriod)}
 }
 
+// stop ends the span: what the client and the server used up to now.
+func (w *window) stop() {
+	w.usage = w.probe.Stop()
+	if w.srv.pid != 0 {
+		w.serverUsed = w.srv.cpu() - w.serverCPU
+	}
+}
+
 func (w *window) end(ops, failed int64, latency *hdrhistogram.Histogram) Figures {
-	u := w.probe.Stop()
+	w.stop()
+	return w.figures(ops, failed, latency)
+}
+
+// figures are the measurement's, from what the stopped span used.
+func (w *window) figures(ops, failed int64, latency *hdrhistogram.Histogram) Figures {
+	u := w.usage
 	f := Figures{
 		Operations:   ops,
 		Failed:       failed,
@@ -161,7 +183,7 @@ func (w *window) end(ops, failed int64, latency *hdrhistogram.Histogram) Figures
 		f.UserPerOpUs = float64(u.User.Microseconds()) / n
 		f.SystemPerOpUs = float64(u.System.Microseconds()) / n
 		if w.srv.pid != 0 {
-			f.ServerCPUPerOpUs = float64((w.srv.cpu() - w.serverCPU).Microseconds()) / n
+			f.ServerCPUPerOpUs = float64(w.serverUsed.Microseconds()) / n
 		}
 	}
 	if latency != nil && latency.TotalCount() > 0 {
@@ -172,62 +194,61 @@ func (w *window) end(ops, failed int64, latency *hdrhistogram.Histogram) Figures
 }
 
 // mongobench measures the point through mongobench's own path, the one a
-// load or run command takes: the binding's client, the workload's core,
-// and bench.Run's workers and collector, without the outputs and the
-// metrics sampling a command adds. Connecting
-// and building the workload come before the measurement, as set-up.
+// load or run command takes: bench.Execute, the binding's client, the
+// workload's core, and bench.Run's workers and collector, without the
+// outputs, and sending the server nothing but the operations
+// (bench.Target.OperationsOnly: no metrics sampled, no monitoring
+// connection). Connecting and building the workload come before the
+// measurement, as set-up; the measurement spans the phase alone, from
+// BeforePhase to AfterPhase.
 func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point) (Figures, error) {
-	client, err := mongo.Open(ctx, mongo.Config{
-		URL: m.url, Database: mongo.DatabaseFromURL(m.url), Threads: spec.Threads,
-		OpTimeout: spec.OpTimeout,
-	})
-	if err != nil {
-		return Figures{}, err
-	}
-	defer client.Close(context.WithoutCancel(ctx))
-	seed := spec.Seed
-	if !spec.SeedSet {
-		seed = calibrationSeed
-	}
-	core, err := workload.NewCore(spec, spec.RecordCount, seed)
-	if err != nil {
-		return Figures{}, err
-	}
 	command := "run"
 	if pt.load {
 		command = "load"
 	}
-	w := m.begin()
-	out, err := bench.Run(ctx, bench.Config{
-		Command:    command,
-		Core:       core,
-		Spec:       spec,
-		Client:     client,
-		Seed:       seed,
-		BatchSize:  max(pt.batchSize, 1),
-		Operations: operationsOf(spec, pt.load),
+	if !spec.SeedSet {
+		phase := *spec
+		phase.Seed, phase.SeedSet = calibrationSeed, true
+		spec = &phase
+	}
+	var w *window
+	stopped := false
+	done, err := bench.Execute(ctx, bench.Execution{
+		Target: bench.Target{
+			Settings: &bench.Settings{
+				Command: command, Spec: spec, URL: m.url, BatchSize: max(pt.batchSize, 1),
+				Connect: connectTimeout,
+			},
+			OperationsOnly: true,
+			BeforePhase: func(context.Context, *bench.Prepared) (*results.Part, error) {
+				w = m.begin()
+				return nil, nil
+			},
+			AfterPhase: func() {
+				w.stop()
+				stopped = true
+			},
+		},
+		Meta: func(*bench.Prepared) results.Meta {
+			return results.Meta{Tool: results.Tool{Name: "mongobench"}, Phase: command}
+		},
 	})
 	if err == nil {
 		err = ctx.Err()
 	}
 	if err != nil {
-		w.probe.Stop()
+		if w != nil && !stopped {
+			w.probe.Stop()
+		}
 		return Figures{}, err
 	}
-	summary := out.Summary
+	summary := done.Outcome.Summary
 	latency, failed := overall(summary)
-	f := w.end(summary.Operations, failed, latency)
+	f := w.figures(summary.Operations, failed, latency)
 	if f.Operations > 0 && failed == f.Operations {
 		return f, fmt.Errorf("every one of the %d operations failed (is %s a null server?)", failed, redact.URL(m.server.uri))
 	}
 	return f, nil
-}
-
-func operationsOf(spec *workload.Spec, load bool) int64 {
-	if load {
-		return spec.InsertCount
-	}
-	return spec.OperationCount
 }
 
 // overall merges the latencies of every counted operation, successes and

@@ -7,15 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/export"
-	"github.com/mongobench/mongobench/internal/metrics"
 	"github.com/mongobench/mongobench/internal/partition"
-	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
@@ -246,53 +242,14 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 // server, its host and the client did, and the diagnosis, where the
 // exporter says (stdout, or exportfile).
 func writeSummary(env Env, cfg *benchConfig, done *bench.Executed, outs *outputs) {
-	spec, out, obsv, res := cfg.Spec, done.Outcome, done.Observation, done.Results
+	spec, out := cfg.Spec, done.Outcome
 	summary := newSummaryOutput(env, spec.ExportFile, cfg.exporter)
 	opts := export.TextOptions{Percentiles: spec.Percentiles, Service: spec.MeasureService, Intended: spec.MeasureIntended, Partial: out.Partial}
 	summaryErr := export.WriteText(summary, out.Summary, opts)
 	if summaryErr != nil {
 		summaryErr = fmt.Errorf("the summary: %w", summaryErr)
 	}
-	if out.ErrorStop != nil {
-		fmt.Fprintf(summary, "[ERRORS], StoppedBy, %s %s\n", out.ErrorStop.Flag, strconv.FormatFloat(out.ErrorStop.Limit, 'f', -1, 64))
-	}
-	if out.Observer != nil {
-		first, last := out.Observer.Bounds()
-		for _, l := range metrics.SummaryLines(first, last, obsv.SizesAfter, obsv.Topology) {
-			fmt.Fprintln(summary, l)
-		}
-		for _, l := range metrics.ReplicationLines(out.Observer.Intervals()) {
-			fmt.Fprintln(summary, l)
-		}
-	}
-	for _, l := range metrics.ShardingLines(obsv.Sharding) {
-		fmt.Fprintln(summary, l)
-	}
-	for _, l := range export.ScheduleLagLines(out.Summary) {
-		fmt.Fprintln(summary, l)
-	}
-	// The client's lines and warning say what the run's one diagnosis
-	// says of it.
-	var diag *results.Diagnosis
-	if res != nil && res.Extra != nil {
-		diag = res.Extra.Diagnosis
-	}
-	if obsv.Client != nil {
-		for _, l := range obsv.Client.SummaryLines(diag) {
-			fmt.Fprintln(summary, l)
-		}
-		if w := obsv.Client.Warning(diag); w != "" {
-			fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
-		}
-	}
-	for _, l := range diagnosis.SummaryLines(diag) {
-		fmt.Fprintln(summary, l)
-	}
-	// Last, where a reader of the summary's tail sees it; the exit status
-	// (out.Failure) says the same to scripts.
-	if w := out.NotFound().Sentence(); w != "" {
-		fmt.Fprintf(summary, "[WARNING], AllNotFound, %s\n", printable.Field(w))
-	}
+	done.WriteSummaryLines(summary, func(w string) { fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w) })
 	if err := summary.close(); err != nil && summaryErr == nil {
 		summaryErr = err
 	}
@@ -313,21 +270,7 @@ func keepResults(ctx context.Context, env Env, out string, runStore *store.Store
 	if done.ResultsErr != nil {
 		return done.ResultsErr
 	}
-	if out != "" {
-		if err := writeResults(out, done.Results); err != nil {
-			outs.fail(err)
-		} else {
-			outs.kept = append(outs.kept, "the results file "+out)
-		}
-	}
-	if runStore != nil {
-		if id, err := saveRun(ctx, runStore, done.Results, store.SaveOptions{}); err != nil {
-			outs.fail(err)
-		} else {
-			outs.kept = append(outs.kept, fmt.Sprintf("run %d in %s", id, runStore.Path()))
-			fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, runStore.Path())
-		}
-	}
+	outs.keep(ctx, env, out, runStore, done.Results)
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"path"
 	"strings"
 
@@ -98,9 +97,8 @@ func parseCalibrateArgs(args []string) (*calibrateArgs, error) {
 	return a, nil
 }
 
-// calibrateOptions turns the command line into calibrate.Options. The
-// properties that calibrate sets per measurement are taken from -p when
-// their own flags are absent: -p threadcount=8 is -threads 8.
+// calibrateOptions turns the command line into calibrate.Options, the
+// -P files read and merged.
 func calibrateOptions(a *calibrateArgs) (calibrate.Options, error) {
 	o := calibrate.Options{
 		Repeats:    a.repeat,
@@ -111,39 +109,11 @@ func calibrateOptions(a *calibrateArgs) (calibrate.Options, error) {
 	if a.inProcess {
 		o.Server = calibrate.ServerInProcess
 	}
-	threads, operations, records := a.threads, a.operations, ""
+	g := calibrate.Given{Threads: a.threads, Operations: a.operations}
 	for _, s := range a.settings {
-		switch s.key {
-		case "threadcount":
-			if a.threads == "" {
-				threads = s.value
-			}
-		case "operationcount":
-			if a.operations == "" {
-				operations = s.value
-			}
-		case "recordcount":
-			records = s.value
-		case "mongodb.url":
-			o.ServerURI = strings.TrimSpace(s.value)
-		default:
-			o.Overrides[s.key] = s.value
-		}
+		g.Settings = append(g.Settings, [2]string{s.key, s.value})
 	}
-	if threads != "" {
-		for f := range strings.SplitSeq(threads, ",") {
-			n, err := workload.ParseInt(f, 1, 1<<20)
-			if err != nil {
-				return o, fmt.Errorf("-threads %q is invalid: expected thread counts from 1 to %d separated by commas, e.g. 1,16,64", threads, 1<<20)
-			}
-			o.Threads = append(o.Threads, int(n))
-		}
-	}
-	var err error
-	if o.Operations, err = positiveCount("operationcount", operations); err != nil {
-		return o, err
-	}
-	if o.RecordCount, err = positiveCount("recordcount", records); err != nil {
+	if err := g.Apply(&o); err != nil {
 		return o, err
 	}
 	if len(a.files) > 0 {
@@ -161,17 +131,6 @@ func calibrateOptions(a *calibrateArgs) (calibrate.Options, error) {
 		o.Workload = strings.Join(names, "+")
 	}
 	return o, nil
-}
-
-func positiveCount(name, v string) (int64, error) {
-	if v == "" {
-		return 0, nil
-	}
-	n, err := workload.ParseInt(v, 1, math.MaxInt64)
-	if err != nil {
-		return 0, fmt.Errorf("%s=%q is invalid: expected a whole number > 0", name, v)
-	}
-	return n, nil
 }
 
 // runCalibrate is "mongobench calibrate".

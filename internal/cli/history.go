@@ -117,21 +117,12 @@ func runHistory(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	f := o.filter
-	if f.Limit > 0 {
-		// One more than asked tells whether there are more.
-		f.Limit++
-	}
-	runs, err := st.List(ctx, f)
+	runs, more, err := st.Page(ctx, o.filter)
 	if err != nil {
 		return err
 	}
 	if len(runs) == 0 {
 		return noRunsMatch(ctx, env, st, o.filter)
-	}
-	more := o.filter.Limit > 0 && len(runs) > o.filter.Limit
-	if more {
-		runs = runs[:o.filter.Limit]
 	}
 	head := []string{"id", "start (UTC)", "label", "phase", "runtime(s)", "operations", "throughput(ops/s)", "sweep", "point", "trial", "note"}
 	// A spreadsheet wants empty cells and every digit; the terminal a dash
@@ -185,16 +176,11 @@ func runHistory(ctx context.Context, args []string, env Env) error {
 // label or sweep that no run has is (a typo, most often), and the store
 // names the close ones.
 func noRunsMatch(ctx context.Context, env Env, st *store.Store, f store.Filter) error {
-	for _, ref := range []string{labelRef(f.Label), sweepRef(f.SweepID)} {
-		if ref == "" {
-			continue
+	if err := st.CheckFilter(ctx, f); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return badInputf("history: %s in %s", err.Error(), st.Path())
 		}
-		if _, err := st.Resolve(ctx, ref); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return badInputf("history: %s in %s", err.Error(), st.Path())
-			}
-			return err
-		}
+		return err
 	}
 	what := "no runs recorded yet"
 	if f.Label != "" || f.SweepID != "" || f.Phase != "" {
@@ -202,18 +188,4 @@ func noRunsMatch(ctx context.Context, env Env, st *store.Store, f store.Filter) 
 	}
 	fmt.Fprintf(env.Stderr, "mongobench: %s in %s\n", what, st.Path())
 	return nil
-}
-
-func labelRef(label string) string {
-	if label == "" {
-		return ""
-	}
-	return store.LabelPrefix + label
-}
-
-func sweepRef(id string) string {
-	if id == "" {
-		return ""
-	}
-	return store.SweepPrefix + id
 }

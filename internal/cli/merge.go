@@ -120,21 +120,7 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	outs := outputs{}
-	if o.out != "" {
-		if err := writeResults(o.out, merged); err != nil {
-			outs.fail(err)
-		} else {
-			outs.kept = append(outs.kept, "the results file "+o.out)
-		}
-	}
-	if runStore != nil {
-		if id, err := saveRun(ctx, runStore, merged, store.SaveOptions{}); err != nil {
-			outs.fail(err)
-		} else {
-			outs.kept = append(outs.kept, fmt.Sprintf("run %d in %s", id, runStore.Path()))
-			fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, runStore.Path())
-		}
-	}
+	outs.keep(ctx, env, o.out, runStore, merged)
 	return outs.report(env.Stderr)
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/store"
 )
 
 // outputs tallies what a finished run wrote and what it could not, so
@@ -48,6 +50,26 @@ func (o *outputs) report(w io.Writer) error {
 		kept = strings.Join(o.kept, ", ")
 	}
 	return fmt.Errorf("the run was measured, but %s could not be written (above); kept: %s", plural(len(o.failed), "output"), kept)
+}
+
+// keep writes the results file out ("" for none) and saves res in the
+// store st (nil for none), each whatever became of the other.
+func (o *outputs) keep(ctx context.Context, env Env, out string, st *store.Store, res *results.Results) {
+	if out != "" {
+		if err := writeResults(out, res); err != nil {
+			o.fail(err)
+		} else {
+			o.kept = append(o.kept, "the results file "+out)
+		}
+	}
+	if st != nil {
+		if id, err := saveRun(ctx, st, res, store.SaveOptions{}); err != nil {
+			o.fail(err)
+		} else {
+			o.kept = append(o.kept, fmt.Sprintf("run %d in %s", id, st.Path()))
+			fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, st.Path())
+		}
+	}
 }
 
 // fileExpected says what an output path must name.

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -25,9 +24,6 @@ The command is run unless load is given. With no mongodb.url one embedded
 server serves the whole sweep, and the data is loaded before the first point.
 Ctrl-C stops the sweep after the current run, whose results are kept, marked
 partial.`
-
-// varyAliases are the flag names --vary accepts for properties.
-var varyAliases = map[string]string{"threads": "threadcount", "l": "label"}
 
 type sweepOptions struct {
 	command      string     // run | load
@@ -53,7 +49,7 @@ const maxRepeat = 10000
 func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
 	defs := []flagDef{
 		funcFlag("vary", "NAME=V1,V2,...", "a property (or -threads/-target) and its values; several\n--vary make a matrix. --vary threadcount=auto doubles the\nthreads from 1 until throughput saturates (the knee);\n--vary readproportion,insertproportion=0.95:0.05,0.9:0.1\nvaries linked properties together", true, func(v string) error {
-			d, err := parseVary(v)
+			d, err := sweep.ParseVary(v)
 			if err != nil {
 				return err
 			}
@@ -197,99 +193,6 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 		return nil, badInput{err}
 	}
 	return o, nil
-}
-
-// parseVary parses "NAME=V1,V2,...", "threadcount=auto", or linked
-// properties "NAME1,NAME2=A1:A2,B1:B2" varied together.
-func parseVary(s string) (sweep.Dim, error) {
-	if names, _, _ := strings.Cut(s, "="); strings.Contains(names, ",") {
-		return parseLinkedVary(s)
-	}
-	name, list, ok := strings.Cut(s, "=")
-	name = strings.TrimLeft(strings.TrimSpace(name), "-")
-	if !ok || name == "" {
-		return sweep.Dim{}, fmt.Errorf("--vary %q: expected --vary NAME=V1,V2,... such as --vary threadcount=1,2,4,8", redact.Arg(s))
-	}
-	if alias, ok := varyAliases[name]; ok {
-		name = alias
-	}
-	switch {
-	case name == "exportfile" || name == "dotransactions":
-		return sweep.Dim{}, fmt.Errorf("--vary %s: the sweep sets %s for each run itself", name, name)
-	case !workload.IsKnown(name):
-		msg := fmt.Sprintf("--vary %s: unknown property", name)
-		if hint := workload.Suggest(name); hint != "" {
-			msg += "; did you mean " + hint + "?"
-		}
-		return sweep.Dim{}, errors.New(msg)
-	case strings.TrimSpace(list) == "":
-		return sweep.Dim{}, fmt.Errorf("--vary %s=: no values: list them after the =, separated by commas", name)
-	}
-	values := strings.Split(list, ",")
-	for i, v := range values {
-		v = strings.TrimSpace(v)
-		if v == "" {
-			return sweep.Dim{}, fmt.Errorf("--vary %s=%s: value %d is empty", name, redact.URL(list), i+1)
-		}
-		if slices.Contains(values[:i], v) {
-			return sweep.Dim{}, fmt.Errorf("--vary %s=%s: value %s is given twice", name, redact.URL(list), redact.URL(v))
-		}
-		values[i] = v
-	}
-	if slices.Contains(values, "auto") {
-		switch {
-		case name != "threadcount":
-			return sweep.Dim{}, fmt.Errorf("--vary %s=auto: auto is only for threadcount (it doubles the threads until throughput saturates)", name)
-		case len(values) > 1:
-			return sweep.Dim{}, fmt.Errorf("--vary threadcount=%s: auto stands alone: --vary threadcount=auto", list)
-		}
-		return sweep.Dim{Name: name, Auto: true}, nil
-	}
-	return sweep.Dim{Name: name, Values: values}, nil
-}
-
-// parseLinkedVary parses "NAME1,NAME2,...=A1:A2,B1:B2,...": each value
-// gives every property its own, in the order named.
-func parseLinkedVary(s string) (sweep.Dim, error) {
-	names, list, _ := strings.Cut(s, "=")
-	var d sweep.Dim
-	var parts []string
-	for _, n := range strings.Split(names, ",") {
-		single, err := parseVary(strings.TrimSpace(n) + "=x")
-		switch {
-		case err != nil:
-			return sweep.Dim{}, err
-		case slices.Contains(parts, single.Name):
-			return sweep.Dim{}, fmt.Errorf("--vary %s: %s is named twice", redact.Arg(names), single.Name)
-		case single.Name == "mongodb.url":
-			return sweep.Dim{}, fmt.Errorf("--vary %s: mongodb.url cannot be linked to other properties; vary it on its own", redact.Arg(names))
-		}
-		parts = append(parts, single.Name)
-	}
-	d.Name, d.Linked = parts[0], parts[1:]
-	const example = "such as --vary readproportion,insertproportion=0.95:0.05,0.9:0.1"
-	if strings.TrimSpace(list) == "" {
-		return sweep.Dim{}, fmt.Errorf("--vary %s=: no values: list them after the =, each %s, separated by commas, %s", names, strings.Join(parts, sweep.LinkSeparator), example)
-	}
-	for i, v := range strings.Split(list, ",") {
-		vs := strings.Split(strings.TrimSpace(v), sweep.LinkSeparator)
-		if len(vs) != len(parts) || slices.Contains(vs, "") {
-			return sweep.Dim{}, fmt.Errorf("--vary %s=%s: value %d (%s) is not %d values joined by %s (%s), %s",
-				names, redact.URL(list), i+1, redact.URL(v), len(parts), sweep.LinkSeparator, strings.Join(parts, sweep.LinkSeparator), example)
-		}
-		for j := range vs {
-			vs[j] = strings.TrimSpace(vs[j])
-			if vs[j] == "auto" {
-				return sweep.Dim{}, fmt.Errorf("--vary %s: auto stands alone: --vary threadcount=auto", names)
-			}
-		}
-		joined := strings.Join(vs, sweep.LinkSeparator)
-		if slices.Contains(d.Values, joined) {
-			return sweep.Dim{}, fmt.Errorf("--vary %s=%s: value %s is given twice", names, redact.URL(list), redact.URL(joined))
-		}
-		d.Values = append(d.Values, joined)
-	}
-	return d, nil
 }
 
 func parseFraction(flagName, value, example string) (float64, error) {
