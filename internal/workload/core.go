@@ -191,6 +191,10 @@ func DeterministicValue(dst []byte, key, field string, size int) []byte {
 // end the inserted range.
 const insertProbeWindow = 16
 
+// maxInsertedKeys bounds the keys NextInsertKey believes earlier runs
+// inserted after the load: 2^40, a trillion, far more than any run does.
+const maxInsertedKeys = int64(1) << 40
+
 // NextInsertKey finds where run-phase inserts should start so that they do
 // not collide with keys that earlier runs inserted after the load: the
 // end of the range of key numbers from recordcount on that are present.
@@ -216,7 +220,10 @@ func NextInsertKey(ctx context.Context, spec *Spec, exists func(ctx context.Cont
 	if err != nil || !ok {
 		return lo, err
 	}
-	// lo is present; gallop to an absent hi.
+	// lo is present; gallop to an absent hi. A server that says every key
+	// exists (one that answers any lookup) would have it gallop until the
+	// step overflowed and then forever: past maxInsertedKeys no run can
+	// have inserted, so the search stops there and says so.
 	step := int64(insertProbeWindow)
 	hi := lo + step
 	for {
@@ -226,6 +233,9 @@ func NextInsertKey(ctx context.Context, spec *Spec, exists func(ctx context.Cont
 		}
 		if !ok {
 			break
+		}
+		if hi-spec.RecordCount >= maxInsertedKeys {
+			return 0, fmt.Errorf("every key probed from number %d to %d is present, more than any run inserts: the server answers that keys exist which were never inserted", spec.RecordCount, hi)
 		}
 		lo = hi
 		step *= 2

@@ -299,6 +299,28 @@ func TestDeterministicValue(t *testing.T) {
 	}
 }
 
+// TestNextInsertKeyEverythingPresent: a server that says every key exists
+// (one that answers any lookup, as the null server does) ends the search
+// with an error after a bounded number of probes, never a hang.
+func TestNextInsertKeyEverythingPresent(t *testing.T) {
+	t.Parallel()
+	spec, _, err := Resolve(props("recordcount", "1000", "operationcount", "1"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probes := 0
+	_, err = NextInsertKey(context.Background(), spec, func(context.Context, string) (bool, error) {
+		probes++
+		return true, nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "keys exist which were never inserted") {
+		t.Errorf("err %v, want the server's answers named", err)
+	}
+	if probes > 64 {
+		t.Errorf("%d probes before giving up, want at most 64 (one a gallop step)", probes)
+	}
+}
+
 func TestNextInsertKey(t *testing.T) {
 	t.Parallel()
 	spec, _, err := Resolve(props("recordcount", "1000", "operationcount", "1"), true)
