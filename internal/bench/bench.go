@@ -53,6 +53,9 @@ type Config struct {
 	// get Grace to finish.
 	Stop  <-chan struct{}
 	Grace time.Duration
+	// Abort, when closed, ends the phase as Stop does; the outcome says
+	// it was Aborted rather than stopped by a signal.
+	Abort <-chan struct{}
 
 	// Notify gets a warning for each output that fails during the
 	// phase; nil for none.
@@ -128,6 +131,8 @@ type Outcome struct {
 	// SinkDropped counts the intervals the sinks never got because a
 	// sink fell MaxQueuedIntervals behind.
 	SinkDropped int
+	// Aborted says Config.Abort ended the phase.
+	Aborted bool
 
 	maxErrors int64 // Config.MaxErrors, which Failure names
 }
@@ -193,6 +198,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		probe = selfmon.StartSampling(time.Second)
 	}
 	collector.Start(onInterval)
+	stop, unwatch := eitherStop(cfg.Stop, cfg.Abort)
 	res, err := runner.Run(ctx, runner.Config{
 		Core:         cfg.Core,
 		Transactions: cfg.Command == "run",
@@ -206,11 +212,13 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		NewDB:        cfg.Client.NewDB,
 		Collector:    collector,
 		Clock:        runner.SystemClock(clock),
-		Stop:         cfg.Stop,
+		Stop:         stop,
 		Grace:        cfg.Grace,
 		ErrorStop:    rateRule.Stop(),
 	}, progress)
+	unwatch()
 	phaseOver.Store(true)
+	o.Aborted = res.Stopped && closed(cfg.Abort)
 	o.Summary = collector.Stop()
 	if probe != nil {
 		u := probe.Stop()
@@ -242,4 +250,36 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		o.SinkDropped = out.Dropped()
 	}
 	return o, err
+}
+
+// eitherStop is a channel that closes when a or b does; unwatch ends the
+// watching once the phase is over.
+func eitherStop(a, b <-chan struct{}) (stop <-chan struct{}, unwatch func()) {
+	if b == nil {
+		return a, func() {}
+	}
+	either, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case <-a:
+		case <-b:
+		case <-done:
+			return
+		}
+		close(either)
+	}()
+	return either, func() { close(done) }
+}
+
+// closed says whether c is closed; a nil c never is.
+func closed(c <-chan struct{}) bool {
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }

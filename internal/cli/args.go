@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/workloads"
 )
@@ -33,6 +34,8 @@ type benchArgs struct {
 	store        storeFlags // --store, --no-store
 	parts        partArgs   // --part, --parts, --run-id, --start-at, --barrier-timeout
 	raw          []string   // the arguments as given, for the results file
+
+	thresholds []threshold.Threshold // --threshold
 }
 
 type kv struct{ key, value string }
@@ -89,6 +92,7 @@ func benchFlags(a *benchArgs) []flagDef {
 		}),
 		funcFlag("warmup", "D", "run this long before measuring, such as 30s (warmuptime);\nwarm-up is reported apart", true, setting("warmuptime", &a.settings)),
 		switchFlag("drop", "load: drop the collection first", true, &a.drop),
+		thresholdFlag(&a.thresholds),
 		textFlag("metrics-addr", "HOST:PORT", "serve Prometheus metrics at http://HOST:PORT/metrics while the phase\nruns (:9100 on every interface; port 0 picks a free one, said on stderr)", true, &a.metricsAddr),
 	}
 	defs = append(defs, a.parts.defs()...)

@@ -206,9 +206,13 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 	}
 	exec.Target = target
+	live := watchThresholds(cfg.args.thresholds, &exec)
 	done, err := bench.Execute(ctx, exec)
 	if err != nil {
 		return prepareError(err, env, cfg.args.dataDir, interrupt)
+	}
+	if err := judgeThresholds(cfg.args.thresholds, done.Results, live); err != nil {
+		return err
 	}
 	// The results are built whether or not they are kept: the summary
 	// prints their diagnosis.
@@ -239,7 +243,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if note := out.DuplicateKeyNote(command, dbName, spec.Table); note != "" {
 		fmt.Fprintf(env.Stderr, "mongobench: %s\n", note)
 	}
-	return out.Failure()
+	if err := out.Failure(); err != nil {
+		return err
+	}
+	return thresholdsFailure(env.Stderr, cfg.args.thresholds, done.Results)
 }
 
 // writeSummary prints the phase's summary: YCSB's lines, then what the
@@ -286,6 +293,9 @@ func writeSummary(env Env, cfg *benchConfig, done *bench.Executed, outs *outputs
 		}
 	}
 	for _, l := range diagnosis.SummaryLines(diag) {
+		fmt.Fprintln(summary, l)
+	}
+	for _, l := range thresholdLines(res) {
 		fmt.Fprintln(summary, l)
 	}
 	// Last, where a reader of the summary's tail sees it; the exit status

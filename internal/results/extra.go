@@ -61,7 +61,8 @@ type Threshold struct {
 	// Unit is us (latency, µs), ops/s, share (of the operations, 0 to 1)
 	// or operations.
 	Unit string `json:"unit"`
-	Pass bool   `json:"pass"`
+	// Pass says the run met the threshold.
+	Pass bool `json:"pass"`
 	// Reason says why the threshold failed.
 	Reason string `json:"reason,omitempty"`
 	// AbortedAtS, when above 0, is when the threshold (with abortOnFail)

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestThresholds: every threshold gets a [THRESHOLD] line and a place in
+// the results file; any failure, a threshold without data included, makes
+// the command exit 99 after writing its outputs, and says why on stderr.
+func TestThresholds(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	common := []string{"mongodb", "-P", "workloada", "-p", "mongodb.url=" + url, "-p", "recordcount=100", "-p", "operationcount=200", "--no-store"}
+	if r := mongobench(t, append([]string{"load"}, append(common, "--threshold", "INSERT:errors<=0", "--threshold", "INSERT:p(99)<3600s")...)...); r.code != 0 {
+		t.Fatalf("load with thresholds it meets: exit %d: %s", r.code, r.stderr)
+	}
+
+	t.Run("all pass", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "pass.json")
+		r := mongobench(t, append([]string{"run"}, append(common, "--out", out, "--threshold", "READ:p(99)<3600s", "--threshold", "throughput>0")...)...)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		checkThreeFields(t, r.stdout)
+		s := parseSummary(t, r.stdout)
+		if s["THRESHOLD"]["READ:p(99)<3600s"] != "pass" || s["THRESHOLD"]["OVERALL:throughput>0"] != "pass" {
+			t.Errorf("threshold lines %v", s["THRESHOLD"])
+		}
+		res := readResults(t, out)
+		if th := res.Extra.Thresholds; len(th) != 2 || !th[0].Pass || th[0].Latency != "service" || th[0].Observed == nil || *th[1].Observed != res.ThroughputOpsSec {
+			t.Errorf("results' thresholds %+v", th)
+		}
+	})
+
+	t.Run("failures exit 99", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "fail.json")
+		r := mongobench(t, append([]string{"run"}, append(common, "--out", out, "--threshold", "READ:p(99)<3600s", "--threshold", "UPDATE:p(50)<1ns", "--threshold", "SCAN:p(99)<1s")...)...)
+		if r.code != ExitThresholds {
+			t.Fatalf("exit %d, want %d: %s", r.code, ExitThresholds, r.stderr)
+		}
+		s := parseSummary(t, r.stdout)
+		want := map[string]string{"READ:p(99)<3600s": "pass", "UPDATE:p(50)<1ns": "fail", "SCAN:p(99)<1s": "fail"}
+		for k, v := range want {
+			if s["THRESHOLD"][k] != v {
+				t.Errorf("[THRESHOLD], %s = %q, want %q", k, s["THRESHOLD"][k], v)
+			}
+		}
+		for _, line := range []string{
+			"mongobench: threshold UPDATE:p(50)<1ns failed: UPDATE service latency p(50) was ",
+			"mongobench: threshold SCAN:p(99)<1s failed: SCAN service latency p(99): the run has no data for it, which fails a threshold\n",
+			"mongobench: 2 of 3 thresholds failed\n",
+		} {
+			if !strings.Contains(r.stderr, line) {
+				t.Errorf("stderr lacks %q:\n%s", line, r.stderr)
+			}
+		}
+		if res := readResults(t, out); len(res.Extra.Thresholds) != 3 || res.Extra.Thresholds[1].Pass || res.Extra.Thresholds[2].Observed != nil {
+			t.Errorf("results' thresholds %+v", res.Extra.Thresholds)
+		}
+	})
+
+	t.Run("abortOnFail ends the run", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "abort.json")
+		// Far more operations than the time limit lets run at -target:
+		// only the threshold ends it before the limit.
+		r := mongobench(t, "run", "mongodb", "-P", "workloada", "-p", "mongodb.url="+url, "-p", "recordcount=100", "--no-store",
+			"-p", "operationcount=1000000", "-p", "maxexecutiontime=600", "-p", "status.interval=0.2", "-target", "200",
+			"--out", out, "--threshold", "READ:p(50)<1ns;abortOnFail")
+		if r.code != ExitThresholds {
+			t.Fatalf("exit %d, want %d: %s", r.code, ExitThresholds, r.stderr)
+		}
+		res := readResults(t, out)
+		th := res.Extra.Thresholds
+		if len(th) != 1 || th[0].Pass || th[0].AbortedAtS <= 0 || !strings.HasSuffix(th[0].Reason, "which ended the run (abortOnFail)") {
+			t.Fatalf("results' thresholds %+v", th)
+		}
+		if !res.Partial || res.Extra.StoppedBySignal || res.Extra.StoppedByTime {
+			t.Errorf("partial %v, stopped by signal %v, by time %v: want a partial run stopped by neither", res.Partial, res.Extra.StoppedBySignal, res.Extra.StoppedByTime)
+		}
+	})
+
+	t.Run("a wrong threshold is bad input", func(t *testing.T) {
+		for _, cmd := range []string{"run", "load"} {
+			r := mongobench(t, cmd, "mongodb", "-p", "mongodb.url="+closedURL, "--threshold", "READ:p(99)<5")
+			if r.code != ExitBadInput || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, `--threshold: threshold "READ:p(99)<5": latency "5": expected a number with a unit`) {
+				t.Errorf("%s: exit %d, stderr %q", cmd, r.code, r.stderr)
+			}
+		}
+	})
+}
