@@ -197,20 +197,11 @@ func (t Threshold) Unit() string {
 // ObservedText writes the observed figure in the threshold's terms:
 // "7.2ms", "1834.5 ops/s", "0.35%", "12 operations".
 func (o Outcome) ObservedText() string {
-	if !o.HasData {
-		return "no data"
+	r := results.Threshold{Unit: o.Threshold.Unit()}
+	if o.HasData {
+		r.Observed = &o.Observed
 	}
-	v := o.Observed
-	switch o.Threshold.Stat {
-	case Throughput:
-		return strconv.FormatFloat(round(v, 1), 'f', -1, 64) + " ops/s"
-	case Errors:
-		if o.Threshold.Percent {
-			return strconv.FormatFloat(round(100*v, 3), 'f', -1, 64) + "%"
-		}
-		return strconv.FormatFloat(v, 'f', 0, 64) + " operations"
-	}
-	return FormatLatency(round(v, 0))
+	return RecordText(r)
 }
 
 func round(v float64, digits int) float64 {
@@ -254,4 +245,23 @@ func Failed(outs []results.Threshold) bool {
 		}
 	}
 	return false
+}
+
+// RecordText writes a recorded threshold's observed figure in its terms,
+// as ObservedText does for an Outcome: reports read the results file, not
+// the Outcome.
+func RecordText(r results.Threshold) string {
+	if r.Observed == nil {
+		return "no data"
+	}
+	v := *r.Observed
+	switch r.Unit {
+	case "ops/s":
+		return strconv.FormatFloat(round(v, 1), 'f', -1, 64) + " ops/s"
+	case "share":
+		return strconv.FormatFloat(round(100*v, 3), 'f', -1, 64) + "%"
+	case "operations":
+		return strconv.FormatFloat(v, 'f', 0, 64) + " operations"
+	}
+	return FormatLatency(round(v, 0))
 }
