@@ -79,6 +79,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		Display:     func() []bench.Sink { return displaySinks(env, a.status) },
 		Knee:        o.knee,
 		Events:      pr,
+		Thresholds:  a.thresholds,
 	})
 	if err != nil {
 		var ie bench.InputError
@@ -117,6 +118,8 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	case runErr == nil && s.Unsaved > 0:
 		// The sweep went on without the store; it still failed at that.
 		return fmt.Errorf("the sweep ran, but %s could not be saved in the results store (above); the results files in %s keep every run", plural(s.Unsaved, "run"), s.Dir)
+	case runErr == nil:
+		return sweepThresholdsFailure(env.Stderr, a.thresholds, s)
 	}
 	return runErr
 }

@@ -4,10 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -105,4 +109,23 @@ func thresholdsFailure(w io.Writer, ts []threshold.Threshold, res *results.Resul
 		return nil
 	}
 	return exitError{ExitThresholds, fmt.Errorf("%d of %d thresholds failed", failed, len(ts))}
+}
+
+// sweepThresholdsFailure says on w which trials failed which thresholds
+// and is the sweep's exit 99, or nil when every trial met them all.
+func sweepThresholdsFailure(w io.Writer, ts []threshold.Threshold, s *sweep.Sweep) error {
+	if len(ts) == 0 || len(s.ThresholdFailures) == 0 {
+		return nil
+	}
+	for _, f := range s.ThresholdFailures {
+		keys := slices.Sorted(maps.Keys(f.Point))
+		point := make([]string, len(keys))
+		for i, k := range keys {
+			point[i] = k + "=" + f.Point[k]
+		}
+		for _, t := range f.Failed {
+			fmt.Fprintf(w, "mongobench: %s trial %d (%s): threshold %s failed: %s\n", strings.Join(point, " "), f.Trial, f.File, t.Threshold, t.Reason)
+		}
+	}
+	return exitError{ExitThresholds, fmt.Errorf("%s of the sweep failed thresholds (above)", plural(len(s.ThresholdFailures), "trial"))}
 }

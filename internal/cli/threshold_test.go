@@ -81,6 +81,31 @@ func TestThresholds(t *testing.T) {
 		}
 	})
 
+	t.Run("a sweep judges every trial", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "sw")
+		r := mongobench(t, append([]string{"sweep", "run"}, append(common, "--out-dir", dir, "--vary", "threadcount=1,2",
+			"--threshold", "READ:p(99)<3600s", "--threshold", "UPDATE:p(50)<1ns")...)...)
+		if r.code != ExitThresholds {
+			t.Fatalf("exit %d, want %d: %s", r.code, ExitThresholds, r.stderr)
+		}
+		for _, line := range []string{
+			"mongobench: threadcount=1 trial 1 (" + filepath.Join(dir, "p01-threadcount=1-t1.json") + "): threshold UPDATE:p(50)<1ns failed: UPDATE service latency p(50) was ",
+			"mongobench: threadcount=2 trial 1 (" + filepath.Join(dir, "p02-threadcount=2-t1.json") + "): threshold UPDATE:p(50)<1ns failed: ",
+			"mongobench: 2 trials of the sweep failed thresholds (above)\n",
+		} {
+			if !strings.Contains(r.stderr, line) {
+				t.Errorf("stderr lacks %q:\n%s", line, r.stderr)
+			}
+		}
+		if strings.Contains(r.stderr, "READ:p(99)<3600s failed") {
+			t.Errorf("a threshold met said to fail:\n%s", r.stderr)
+		}
+		res := readResults(t, filepath.Join(dir, "p02-threadcount=2-t1.json"))
+		if th := res.Extra.Thresholds; len(th) != 2 || !th[0].Pass || th[1].Pass {
+			t.Errorf("the trial's thresholds %+v", th)
+		}
+	})
+
 	t.Run("a wrong threshold is bad input", func(t *testing.T) {
 		for _, cmd := range []string{"run", "load"} {
 			r := mongobench(t, cmd, "mongodb", "-p", "mongodb.url="+closedURL, "--threshold", "READ:p(99)<5")
