@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/results/resultstest"
 )
 
 // TestThresholds: every threshold gets a [THRESHOLD] line and a place in
@@ -114,4 +118,60 @@ func TestThresholds(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestCompareGates: compare fails (exit 99) on a significant change
+// beyond --fail-on, and on a --threshold a compared run misses; a change
+// within the limit, or one the noise leaves undecided, passes.
+func TestCompareGates(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name string, tps ...float64) string {
+		d := filepath.Join(dir, name)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i, tp := range tps {
+			r := resultstest.Results(t, resultstest.Spec{Throughput: tp, LatencyUs: map[string]int64{"READ": int64(tp)}})
+			if err := writeResults(filepath.Join(d, fmt.Sprintf("r%d.json", i)), r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	base := write("base", 1000, 1010, 990)
+	slower := write("slower", 900, 905, 895)
+	noisy := write("noisy", 700, 1100, 900)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		says []string
+	}{
+		{"a significant drop beyond the limit", []string{base, slower, "--fail-on", "throughput<-5%,p(99)>+50%"}, ExitThresholds,
+			[]string{"fail-on OVERALL:throughput<-5%,p(99)>+50%: fail: B: throughput -10.0% (significant, adjusted p=", "mongobench: the comparison failed 1 check (above)"}},
+		{"a drop within the limit", []string{base, slower, "--fail-on", "throughput<-20%"}, 0,
+			[]string{"fail-on OVERALL:throughput<-20%: pass: no significant change beyond it"}},
+		{"a drop the noise leaves undecided", []string{base, noisy, "--fail-on", "throughput<-5%"}, 0,
+			[]string{"fail-on OVERALL:throughput<-5%: pass"}},
+		{"a threshold on the runs compared", []string{base, slower, "--threshold", "throughput>=900"}, ExitThresholds,
+			[]string{"threshold B: OVERALL:throughput>=900: fail in 1 of 3 runs: ", "was 895 ops/s, not >=900"}},
+		{"a threshold met", []string{base, slower, "--threshold", "throughput>800", "--format", "csv"}, 0,
+			[]string{"threshold B: OVERALL:throughput>800: pass in 3 runs"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mongobench(t, append([]string{"compare", "--no-store"}, tc.args...)...)
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d: %s%s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			for _, s := range tc.says {
+				if !strings.Contains(r.stdout+r.stderr, s) {
+					t.Errorf("output lacks %q:\n%s%s", s, r.stdout, r.stderr)
+				}
+			}
+		})
+	}
+	if r := mongobench(t, "compare", "--no-store", base, slower, "--fail-on", "throughput<5"); r.code != ExitBadInput || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("a wrong --fail-on: exit %d, %q", r.code, r.stderr)
+	}
 }
