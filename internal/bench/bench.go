@@ -143,6 +143,10 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		return nil, errors.Join(errs...)
 	}
 	spec := cfg.Spec
+	pacer, err := rampOf(spec, &cfg)
+	if err != nil {
+		return nil, err
+	}
 	clock := measure.NewClock()
 	collector := measure.NewCollector(measure.Options{
 		Interval: spec.StatusInterval,
@@ -151,7 +155,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		Threads:  spec.Threads,
 		// The client's own share of intended latency, which only a
 		// schedule gives.
-		ScheduleLag: spec.Target > 0,
+		ScheduleLag: spec.OpenLoop(),
 	}, clock)
 	progress := &runner.Progress{}
 	phase := Phase{
@@ -205,6 +209,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		Threads:      spec.Threads,
 		Operations:   cfg.Operations,
 		Target:       spec.Target,
+		Pacer:        pacer,
 		MaxErrors:    cfg.MaxErrors,
 		MaxTime:      spec.MaxExecutionTime,
 		BatchSize:    cfg.BatchSize,
@@ -282,4 +287,21 @@ func closed(c <-chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// rampOf is the schedule of a ramp of --stages, nil without one. The ramp
+// sets the phase's work: its operations, unless the phase is bound by
+// time alone (a warm-up).
+func rampOf(spec *workload.Spec, cfg *Config) (runner.Pacer, error) {
+	if len(spec.Stages) == 0 {
+		return nil, nil
+	}
+	ramp, err := runner.NewRampPacer(spec.Stages)
+	if err != nil {
+		return nil, fmt.Errorf("--stages: %w", err)
+	}
+	if cfg.Operations > 0 {
+		cfg.Operations = ramp.Total()
+	}
+	return ramp, nil
 }

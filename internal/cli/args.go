@@ -77,6 +77,7 @@ func benchFlags(a *benchArgs) []flagDef {
 		funcFlag("p", "NAME=VALUE", "set a property; wins over -P files (repeatable)", false, property(&a.settings)),
 		funcFlag("threads", "N", "client threads (threadcount)", false, setting("threadcount", &a.settings)),
 		funcFlag("target", "N", "total operations per second over all threads; 0 = as fast as possible", false, setting("target", &a.settings)),
+		funcFlag("stages", "STAGES", "a ramp of rates instead of -target: DURATION:RATE stages, the rate\nlinear from one to the next from 0, such as 30s:1000,2m:5000,30s:0\n(stages); the ramp sets the operations", true, setting("stages", &a.settings)),
 		funcFlag("l", "LABEL", "label for this run", false, setting("label", &a.settings)),
 		switchFlag("s", "status line on stderr every status.interval seconds", false, &a.status),
 		funcFlag("db", "NAME", "YCSB's binding class (property db), accepted for YCSB's command lines", false, setting("db", &a.settings)),

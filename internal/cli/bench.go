@@ -222,7 +222,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	// store, nor the store the results file.
 	outs := outputs{failed: out.SinkErrors}
 	writeSummary(env, cfg, done, &outs)
-	if line := out.ScheduleNote(spec.Target); line != "" {
+	if line := out.ScheduleNote(spec.PeakTarget()); line != "" {
 		fmt.Fprintf(env.Stderr, "mongobench: %s\n", line)
 	}
 	if err := keepResults(ctx, env, cfg.args.out, runStore, done, &outs); err != nil {

@@ -492,7 +492,7 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 		return t, s.trialError(p, trial, err)
 	}
 	out, obs := done.Outcome, done.Observation
-	if line := out.ScheduleNote(settings.Spec.Target); line != "" {
+	if line := out.ScheduleNote(settings.Spec.PeakTarget()); line != "" {
 		s.info("%s", line)
 	}
 	res, err := done.Results, done.ResultsErr
