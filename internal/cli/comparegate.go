@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/threshold"
 )
 
@@ -81,11 +82,11 @@ func (g *ciGates) judgeThresholds(w io.Writer, st *analysis.Study) int {
 			for _, r := range c.Runs {
 				d, err := threshold.DataOf(r.Res)
 				if err != nil {
-					why = append(why, fmt.Sprintf("%s: %v", r.Source, err))
+					why = append(why, fmt.Sprintf("%s: %v", printable.String(r.Source), err))
 					continue
 				}
 				if o := threshold.Evaluate(t, d); !o.Pass {
-					why = append(why, fmt.Sprintf("%s: %s", r.Source, o.Sentence()))
+					why = append(why, fmt.Sprintf("%s: %s", printable.String(r.Source), o.Sentence()))
 				}
 			}
 			if len(why) == 0 {

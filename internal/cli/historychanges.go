@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/changepoint"
+	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -107,7 +108,7 @@ func kindHeading(k analysis.Kind, kinds []analysis.Kind) string {
 	}
 	s := k.Phase() + " phase"
 	if len(labels) > 0 {
-		s += ", label " + strings.Join(sortedSet(labels), ", ")
+		s += ", label " + printable.String(strings.Join(sortedSet(labels), ", "))
 	}
 	if len(kinds) > 1 {
 		for _, o := range kinds {
@@ -116,7 +117,7 @@ func kindHeading(k analysis.Kind, kinds []analysis.Kind) string {
 					var kv []string
 					for _, x := range d {
 						if x.Property != analysis.PhaseProperty {
-							kv = append(kv, x.Property+"="+orText(x.A, "(unset)"))
+							kv = append(kv, x.Property+"="+printable.String(orText(x.A, "(unset)")))
 						}
 					}
 					if len(kv) > 0 {

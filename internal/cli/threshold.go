@@ -124,7 +124,7 @@ func sweepThresholdsFailure(w io.Writer, ts []threshold.Threshold, s *sweep.Swee
 			point[i] = k + "=" + f.Point[k]
 		}
 		for _, t := range f.Failed {
-			fmt.Fprintf(w, "mongobench: %s trial %d (%s): threshold %s failed: %s\n", strings.Join(point, " "), f.Trial, f.File, t.Threshold, t.Reason)
+			fmt.Fprintf(w, "mongobench: %s trial %d (%s): threshold %s failed: %s\n", printable.String(strings.Join(point, " ")), f.Trial, printable.String(f.File), t.Threshold, t.Reason)
 		}
 	}
 	return exitError{ExitThresholds, fmt.Errorf("%s of the sweep failed thresholds (above)", plural(len(s.ThresholdFailures), "trial"))}
