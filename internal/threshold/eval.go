@@ -95,15 +95,6 @@ func Evaluate(t Threshold, d *Data) Outcome {
 	return o
 }
 
-// EvaluateAll judges each threshold on d, in order.
-func EvaluateAll(ts []Threshold, d *Data) []Outcome {
-	out := make([]Outcome, len(ts))
-	for i, t := range ts {
-		out[i] = Evaluate(t, d)
-	}
-	return out
-}
-
 // ops are the operations t covers.
 func (t Threshold) ops() []db.Op {
 	if t.Op == Overall {
@@ -235,16 +226,6 @@ func (o Outcome) Record() results.Threshold {
 		r.Reason = o.Sentence()
 	}
 	return r
-}
-
-// Failed says whether any outcome failed.
-func Failed(outs []results.Threshold) bool {
-	for _, o := range outs {
-		if !o.Pass {
-			return true
-		}
-	}
-	return false
 }
 
 // RecordText writes a recorded threshold's observed figure in its terms,
