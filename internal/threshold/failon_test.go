@@ -107,3 +107,26 @@ func TestBreaches(t *testing.T) {
 		t.Errorf("single runs: %d breaches, %d without verdict; want 0 and 2", len(got), nv)
 	}
 }
+
+// FuzzParseChanges: --fail-on never panics, refuses in one line, and what
+// it accepts prints as conditions that parse back to the same.
+func FuzzParseChanges(f *testing.F) {
+	for _, s := range []string{"throughput<-5%,p(99)>+10%", "READ:p99.9>20%", "notok>+0%", "UPDATE:avg<-1.5%", ",", "p(99)>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cs, err := ParseChanges(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error on two lines: %q", err)
+			}
+			return
+		}
+		for _, c := range cs {
+			again, err := ParseChanges(c.String())
+			if err != nil || len(again) != 1 || again[0].String() != c.String() {
+				t.Fatalf("%q: condition %+v prints as %q, which parses as %+v (%v)", s, c, c.String(), again, err)
+			}
+		}
+	})
+}
