@@ -290,8 +290,9 @@ func closed(c <-chan struct{}) bool {
 }
 
 // rampOf is the schedule of a ramp of --stages, nil without one. The ramp
-// sets the phase's work: its operations, unless the phase is bound by
-// time alone (a warm-up).
+// sets the phase's operations, whatever operationcount says: past its last
+// operation nothing is due, and a warm-up (bound by time) ends at the
+// sooner of its time and the ramp's end.
 func rampOf(spec *workload.Spec, cfg *Config) (runner.Pacer, error) {
 	if len(spec.Stages) == 0 {
 		return nil, nil
@@ -300,8 +301,6 @@ func rampOf(spec *workload.Spec, cfg *Config) (runner.Pacer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--stages: %w", err)
 	}
-	if cfg.Operations > 0 {
-		cfg.Operations = ramp.Total()
-	}
+	cfg.Operations = ramp.Total()
 	return ramp, nil
 }

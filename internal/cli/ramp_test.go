@@ -33,6 +33,11 @@ func TestStages(t *testing.T) {
 	if res.Config["stages"] != "400ms:100,200ms:100" || res.Operations != 40 || res.ScheduleLag == nil {
 		t.Errorf("results: stages %q, %d operations, schedule lag %v", res.Config["stages"], res.Operations, res.ScheduleLag != nil)
 	}
+	// operationcount=0 (no limit) is no endless run: the ramp ends it.
+	r = mongobench(t, append([]string{"run"}, append(common, "-p", "operationcount=0", "--stages", "200ms:100")...)...)
+	if r.code != 0 || parseSummary(t, r.stdout).int(t, "READ", "Operations") != 10 {
+		t.Errorf("operationcount=0 and a ramp of 10 operations: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	for _, tc := range []struct {
 		args []string
 		says string

@@ -152,7 +152,7 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	if r.err == nil {
 		r.err = s.checkRecordSize()
 	}
-	if r.err == nil && transactions && s.OperationCount == 0 && s.MaxExecutionTime == 0 {
+	if r.err == nil && transactions && s.OperationCount == 0 && s.MaxExecutionTime == 0 && len(s.Stages) == 0 {
 		r.err = errors.New("operationcount=0 means no limit: set operationcount > 0 or maxexecutiontime > 0 so the run can end")
 	}
 	if r.err != nil {
