@@ -53,6 +53,9 @@ type Config struct {
 	// get Grace to finish.
 	Stop  <-chan struct{}
 	Grace time.Duration
+	// Abort, when closed, ends the phase as Stop does; the outcome says
+	// it was Aborted rather than stopped by a signal.
+	Abort <-chan struct{}
 
 	// Notify gets a warning for each output that fails during the
 	// phase; nil for none.
@@ -128,6 +131,8 @@ type Outcome struct {
 	// SinkDropped counts the intervals the sinks never got because a
 	// sink fell MaxQueuedIntervals behind.
 	SinkDropped int
+	// Aborted says Config.Abort ended the phase.
+	Aborted bool
 
 	maxErrors int64 // Config.MaxErrors, which Failure names
 }
@@ -138,6 +143,10 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		return nil, errors.Join(errs...)
 	}
 	spec := cfg.Spec
+	pacer, err := rampOf(spec, &cfg)
+	if err != nil {
+		return nil, err
+	}
 	clock := measure.NewClock()
 	collector := measure.NewCollector(measure.Options{
 		Interval: spec.StatusInterval,
@@ -146,7 +155,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		Threads:  spec.Threads,
 		// The client's own share of intended latency, which only a
 		// schedule gives.
-		ScheduleLag: spec.Target > 0,
+		ScheduleLag: spec.OpenLoop(),
 	}, clock)
 	progress := &runner.Progress{}
 	phase := Phase{
@@ -193,12 +202,14 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		probe = selfmon.StartSampling(time.Second)
 	}
 	collector.Start(onInterval)
+	stop, unwatch := eitherStop(cfg.Stop, cfg.Abort)
 	res, err := runner.Run(ctx, runner.Config{
 		Core:         cfg.Core,
 		Transactions: cfg.Command == "run",
 		Threads:      spec.Threads,
 		Operations:   cfg.Operations,
 		Target:       spec.Target,
+		Pacer:        pacer,
 		MaxErrors:    cfg.MaxErrors,
 		MaxTime:      spec.MaxExecutionTime,
 		BatchSize:    cfg.BatchSize,
@@ -206,11 +217,13 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		NewDB:        cfg.Client.NewDB,
 		Collector:    collector,
 		Clock:        runner.SystemClock(clock),
-		Stop:         cfg.Stop,
+		Stop:         stop,
 		Grace:        cfg.Grace,
 		ErrorStop:    rateRule.Stop(),
 	}, progress)
+	unwatch()
 	phaseOver.Store(true)
+	o.Aborted = res.Stopped && closed(cfg.Abort)
 	o.Summary = collector.Stop()
 	if probe != nil {
 		u := probe.Stop()
@@ -242,4 +255,52 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		o.SinkDropped = out.Dropped()
 	}
 	return o, err
+}
+
+// eitherStop is a channel that closes when a or b does; unwatch ends the
+// watching once the phase is over.
+func eitherStop(a, b <-chan struct{}) (stop <-chan struct{}, unwatch func()) {
+	if b == nil {
+		return a, func() {}
+	}
+	either, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case <-a:
+		case <-b:
+		case <-done:
+			return
+		}
+		close(either)
+	}()
+	return either, func() { close(done) }
+}
+
+// closed says whether c is closed; a nil c never is.
+func closed(c <-chan struct{}) bool {
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// rampOf is the schedule of a ramp of --stages, nil without one. The ramp
+// sets the phase's operations, whatever operationcount says: past its last
+// operation nothing is due, and a warm-up (bound by time) ends at the
+// sooner of its time and the ramp's end.
+func rampOf(spec *workload.Spec, cfg *Config) (runner.Pacer, error) {
+	if len(spec.Stages) == 0 {
+		return nil, nil
+	}
+	ramp, err := runner.NewRampPacer(spec.Stages)
+	if err != nil {
+		return nil, fmt.Errorf("--stages: %w", err)
+	}
+	cfg.Operations = ramp.Total()
+	return ramp, nil
 }

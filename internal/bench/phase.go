@@ -56,6 +56,9 @@ type Limits struct {
 	// operations finished in a window of whole intervals failed; 0 for
 	// no limit.
 	MaxErrorRate float64
+	// Abort, when closed, ends the phase as Stop does, for the caller's
+	// own rule (a threshold with abortOnFail); nil for none.
+	Abort <-chan struct{}
 }
 
 // Config is the phase p runs with limits: every operation of a load
@@ -69,7 +72,7 @@ func (p *Prepared) Config(limits Limits) Config {
 	return Config{
 		Command: p.t.Command, Core: p.core, Spec: spec, Client: p.Client, Seed: p.Seed,
 		BatchSize: p.t.BatchSize, Operations: ops,
-		MaxErrors: limits.MaxErrors, MaxErrorRate: limits.MaxErrorRate,
+		MaxErrors: limits.MaxErrors, MaxErrorRate: limits.MaxErrorRate, Abort: limits.Abort,
 		Observe: !p.t.OperationsOnly, Monitor: p.Monitor, LocalHost: p.Server != nil || IsLocalURL(p.URL),
 		Stop: p.t.Stop, Grace: p.t.Grace, Notify: p.t.Notify,
 	}

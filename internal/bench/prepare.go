@@ -331,6 +331,7 @@ func preloadSpec(run *workload.Spec) workload.Spec {
 	spec := *run
 	spec.Transactions = false
 	spec.Target = 0
+	spec.Stages = nil
 	spec.MaxExecutionTime = 0
 	spec.WarmupTime = 0
 	return spec

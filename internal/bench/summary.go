@@ -14,8 +14,8 @@ import (
 
 // WriteSummaryLines writes the lines a load's or run's summary has after
 // YCSB's: what stopped it on failures, the server and its host,
-// replication and sharding, the schedule lag, the client, the diagnosis
-// and, last, where a reader of the summary's tail sees it, a phase that
+// replication and sharding, the schedule lag, the client, the diagnosis,
+// the thresholds judged and, last, where a reader of the summary's tail sees it, a phase that
 // found nothing. warn gets the client's warning, as its lines are
 // written.
 func (e *Executed) WriteSummaryLines(w io.Writer, warn func(string)) {
@@ -45,6 +45,7 @@ func (e *Executed) WriteSummaryLines(w io.Writer, warn func(string)) {
 		}
 	}
 	writeLines(w, diagnosis.SummaryLines(diag))
+	writeLines(w, ThresholdLines(res))
 	// The exit status (Outcome.Failure) says the same to scripts.
 	if s := out.NotFound().Sentence(); s != "" {
 		fmt.Fprintf(w, "[WARNING], AllNotFound, %s\n", printable.Field(s))
@@ -55,4 +56,22 @@ func writeLines(w io.Writer, lines []string) {
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
+}
+
+// ThresholdLines are the summary's [THRESHOLD] lines, one per threshold
+// the run was judged by, in the order given: "[THRESHOLD], READ:p(99)<5ms,
+// pass".
+func ThresholdLines(res *results.Results) []string {
+	if res == nil || res.Extra == nil {
+		return nil
+	}
+	var lines []string
+	for _, t := range res.Extra.Thresholds {
+		verdict := "pass"
+		if !t.Pass {
+			verdict = "fail"
+		}
+		lines = append(lines, fmt.Sprintf("[THRESHOLD], %s, %s", printable.Field(t.Threshold), verdict))
+	}
+	return lines
 }

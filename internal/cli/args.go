@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/workloads"
 )
@@ -33,6 +34,8 @@ type benchArgs struct {
 	store        storeFlags // --store, --no-store
 	parts        partArgs   // --part, --parts, --run-id, --start-at, --barrier-timeout
 	raw          []string   // the arguments as given, for the results file
+
+	thresholds []threshold.Threshold // --threshold
 }
 
 type kv struct{ key, value string }
@@ -74,6 +77,7 @@ func benchFlags(a *benchArgs) []flagDef {
 		funcFlag("p", "NAME=VALUE", "set a property; wins over -P files (repeatable)", false, property(&a.settings)),
 		funcFlag("threads", "N", "client threads (threadcount)", false, setting("threadcount", &a.settings)),
 		funcFlag("target", "N", "total operations per second over all threads; 0 = as fast as possible", false, setting("target", &a.settings)),
+		funcFlag("stages", "STAGES", "a ramp of rates instead of -target: DURATION:RATE stages, the rate\nlinear from one to the next from 0, such as 30s:1000,2m:5000,30s:0\n(stages); the ramp sets the operations", true, setting("stages", &a.settings)),
 		funcFlag("l", "LABEL", "label for this run", false, setting("label", &a.settings)),
 		switchFlag("s", "status line on stderr every status.interval seconds", false, &a.status),
 		funcFlag("db", "NAME", "YCSB's binding class (property db), accepted for YCSB's command lines", false, setting("db", &a.settings)),
@@ -89,6 +93,7 @@ func benchFlags(a *benchArgs) []flagDef {
 		}),
 		funcFlag("warmup", "D", "run this long before measuring, such as 30s (warmuptime);\nwarm-up is reported apart", true, setting("warmuptime", &a.settings)),
 		switchFlag("drop", "load: drop the collection first", true, &a.drop),
+		thresholdFlag(&a.thresholds),
 		textFlag("metrics-addr", "HOST:PORT", "serve Prometheus metrics at http://HOST:PORT/metrics while the phase\nruns (:9100 on every interface; port 0 picks a free one, said on stderr)", true, &a.metricsAddr),
 	}
 	defs = append(defs, a.parts.defs()...)

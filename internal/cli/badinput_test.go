@@ -65,7 +65,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown binding", []string{"run", "cassandra", "-P", "workloada"}, `unknown binding "cassandra": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},
 		// The URL typed where the binding goes: quoted back, password masked.
 		{"URL as binding", []string{"run", "mongodb://u:S3NTINEL@h/db"}, `unknown binding "mongodb://u:***@h/db": mongobench benchmarks MongoDB; use "mongodb" (or "mongodb-async")`},
-		{"unknown flag", []string{"run", "mongodb", "-x"}, "unknown flag -x: accepted flags are -P, -p, -threads, -target, -l, -s, -db, --out, --data-dir, --max-errors, --max-error-rate, --warmup, --drop, --metrics-addr, --part, --parts, --run-id, --start-at, --barrier-timeout, --store, --no-store, -h"},
+		{"unknown flag", []string{"run", "mongodb", "-x"}, "unknown flag -x: accepted flags are -P, -p, -threads, -target, --stages, -l, -s, -db, --out, --data-dir, --max-errors, --max-error-rate, --warmup, --drop, --threshold, --metrics-addr, --part, --parts, --run-id, --start-at, --barrier-timeout, --store, --no-store, -h"},
 		{"flag without value", []string{"run", "mongodb", "-threads"}, "flag -threads needs a value"},
 		{"stray argument", []string{"run", "mongodb", "-P", "workloada", "extra"}, `unexpected argument "extra": properties are given as -p name=value, files as -P file`},
 		{"missing -P file", []string{"run", "mongodb", "-P", "nosuchfile"}, "cannot read workload file nosuchfile: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf, workload_s6)"},

@@ -202,9 +202,13 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 	}
 	exec.Target = target
+	live := watchThresholds(cfg.args.thresholds, &exec)
 	done, err := bench.Execute(ctx, exec)
 	if err != nil {
 		return prepareError(err, env, cfg.args.dataDir, interrupt)
+	}
+	if err := judgeThresholds(cfg.args.thresholds, done.Results, live); err != nil {
+		return err
 	}
 	// The results are built whether or not they are kept: the summary
 	// prints their diagnosis.
@@ -214,7 +218,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	// store, nor the store the results file.
 	outs := outputs{failed: out.SinkErrors}
 	writeSummary(env, cfg, done, &outs)
-	if line := out.ScheduleNote(spec.Target); line != "" {
+	if line := out.ScheduleNote(spec.PeakTarget()); line != "" {
 		fmt.Fprintf(env.Stderr, "mongobench: %s\n", line)
 	}
 	if err := keepResults(ctx, env, cfg.args.out, runStore, done, &outs); err != nil {
@@ -235,7 +239,10 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if note := out.DuplicateKeyNote(command, dbName, spec.Table); note != "" {
 		fmt.Fprintf(env.Stderr, "mongobench: %s\n", note)
 	}
-	return out.Failure()
+	if err := out.Failure(); err != nil {
+		return err
+	}
+	return thresholdsFailure(env.Stderr, cfg.args.thresholds, done.Results)
 }
 
 // writeSummary prints the phase's summary: YCSB's lines, then what the

@@ -38,6 +38,7 @@ var exitCodes = []struct {
 	{ExitOK, "the command did what it was asked; a benchmark ran to its end and every output was written"},
 	{ExitFailed, "the benchmark could not run or finish: the server failed or was unreachable mid-run, an output could not be written, a phase ended on its error limit; what was measured is kept, marked partial"},
 	{ExitBadInput, "bad input, refused before anything ran: a flag, a property, a workload file, a URL, a damaged store or results file, runs that did different work compared; one line names what is wrong and what is accepted"},
+	{ExitThresholds, "a --threshold (or compare's --fail-on) failed: the benchmark ran and its outputs were written, but the run did not meet a limit it was given; `[THRESHOLD]` lines and stderr say which"},
 	{ExitSIGINT, "stopped by SIGINT (Ctrl-C): a load, run or sweep writes what it measured, marked partial; merge, report, compare, history and disk write nothing"},
 	{ExitSIGTERM, "stopped by SIGTERM: as SIGINT"},
 }

@@ -59,6 +59,8 @@ type compareOptions struct {
 	format   tableFormat
 	store    storeFlags
 	help     bool
+
+	gates ciGates // --threshold, --fail-on
 }
 
 // compareTexts are compare's flag values as given, checked after parsing.
@@ -74,6 +76,7 @@ func compareFlags(o *compareOptions, t *compareTexts) []flagDef {
 		textFlag("allow-different", "NAME,...", "properties (or phase) in which the groups may differ;\nevery output names the differences", true, &t.allowed),
 		textFlag("format", "FORMAT", "text (default), csv or markdown", true, &t.format),
 	}
+	defs = append(defs, o.gates.defs()...)
 	defs = append(defs, o.store.defs("the results store to look runs up in (default mongobench.db,\nor $MONGOBENCH_STORE)", readOnlyNoStore)...)
 	return append(defs, helpFlag(&o.help))
 }
@@ -189,7 +192,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	writeStudy(env.Stdout, o.format, src.shown(o.refs, o.format == textFormat), st)
-	return nil
+	return o.gates.judge(env, o.format, st)
 }
 
 // newStudy builds the study of groups named by refs, their letters naming

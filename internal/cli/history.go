@@ -14,7 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-const historyAbout = `usage: mongobench history [--label L] [--sweep ID] [--phase load|run] [--limit N] [-v] [--format F]
+const historyAbout = `usage: mongobench history [--label L] [--sweep ID] [--phase load|run] [--limit N] [-v] [--changes] [--format F]
 
 Lists the runs recorded in the results store, newest first: their run ids
 (which compare and report accept), labels, sweeps, points and figures.
@@ -35,6 +35,8 @@ type historyOptions struct {
 	format  tableFormat
 	store   storeFlags
 	help    bool
+
+	changes, limitGiven bool // --changes, --limit
 }
 
 // historyFlags are history's flags, bound to o.
@@ -48,10 +50,11 @@ func historyFlags(o *historyOptions) []flagDef {
 			if err != nil {
 				return badInputf("history: --limit %q is invalid: expected a whole number from 0 to %d (0 lists all)", v, maxHistoryLimit)
 			}
-			o.filter.Limit = int(n)
+			o.filter.Limit, o.limitGiven = int(n), true
 			return nil
 		}),
 		switchFlag("v", "also print each run's command line", false, &o.verbose),
+		switchFlag("changes", "find where throughput or p99 changed for good (change-point\ndetection) in the runs of each configuration, oldest first;\nwith it --limit defaults to all runs", true, &o.changes),
 		funcFlag("format", "FORMAT", "text (default), csv or markdown", true, func(v string) (err error) {
 			if o.format, err = parseTableFormat(v); err != nil {
 				return badInputf("history: %w", err)
@@ -117,6 +120,13 @@ func runHistory(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
+	if o.changes {
+		f := o.filter
+		if !o.limitGiven {
+			f.Limit = 0
+		}
+		return historyChanges(ctx, env, st, f, o.format)
+	}
 	runs, more, err := st.Page(ctx, o.filter)
 	if err != nil {
 		return err

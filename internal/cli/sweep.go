@@ -40,6 +40,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	// a signal ends it.
 	interrupt := newInterrupt(env.Interrupt)
 	defer interrupt.close()
+	findMaxDims(o, props)
 	planCtx, stopPlanning := stopContext(ctx, interrupt.stopped())
 	plan, err := sweep.NewPlan(planCtx, o.command, props, env.Getenv("MONGOBENCH_URL"), o.dims)
 	stopPlanning()
@@ -48,6 +49,9 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	}
 	if err != nil {
 		return badInput{err}
+	}
+	if len(o.findMax) > 0 {
+		plan.Planned = 0 // the search decides its points
 	}
 	pr := &sweepPrinter{env: env, o: o, plan: plan}
 	if pr.ops, err = checkSweepOutputs(o, plan); err != nil {
@@ -84,6 +88,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		Display:     func() []bench.Sink { return displaySinks(env, a.status) },
 		Knee:        o.knee,
 		Events:      pr,
+		Thresholds:  append(a.thresholds, o.findMax...),
 	})
 	if err != nil {
 		var ie bench.InputError
@@ -95,7 +100,12 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	defer s.Close()
 	pr.sweep = s
 	pr.start()
-	runErr := s.Run(ctx)
+	var runErr error
+	if len(o.findMax) > 0 {
+		runErr = runFindMax(ctx, env, s, o)
+	} else {
+		runErr = s.Run(ctx)
+	}
 	switch {
 	case len(pr.knees) > 0 && o.format == csvFormat:
 		// Stdout is the table alone, for a spreadsheet to read.
@@ -122,6 +132,8 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	case runErr == nil && s.Unsaved > 0:
 		// The sweep went on without the store; it still failed at that.
 		return fmt.Errorf("the sweep ran, but %s could not be saved in the results store (above); the results files in %s keep every run", plural(s.Unsaved, "run"), s.Dir)
+	case runErr == nil && len(o.findMax) == 0:
+		return sweepThresholdsFailure(env.Stderr, a.thresholds, s)
 	}
 	return runErr
 }
@@ -212,6 +224,9 @@ func (pr *sweepPrinter) start() {
 	what := plural(pr.plan.Planned, "point")
 	if pr.plan.Planned == 0 {
 		what = "threadcount=auto"
+	}
+	if len(pr.o.findMax) > 0 {
+		what = "find-max over target"
 	}
 	if w := sweep.NoReloadWarning(pr.plan, pr.o.reload); w != "" {
 		fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/sweep"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -38,6 +39,8 @@ type sweepOptions struct {
 	format       tableFormat
 	store        storeFlags
 	help         bool
+
+	findMax []threshold.Threshold // --find-max
 }
 
 // maxRepeat bounds --repeat: far more trials than any confidence interval
@@ -96,6 +99,7 @@ func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
 			o.knee.MaxX = float64(n)
 			return nil
 		}),
+		findMaxFlag(&o.findMax),
 		funcFlag("format", "FORMAT", "the table as text (default), csv or markdown; with csv\nthe knee goes to stderr", true, func(v string) (err error) {
 			o.format, err = parseTableFormat(v)
 			return err
@@ -186,7 +190,10 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	if pa := a.parts; pa != (partArgs{}) {
 		return nil, badInputf("sweep: --part, --parts, --run-id, --start-at and --barrier-timeout go with load and run: a sweep is not split into parts")
 	}
-	if len(o.dims) == 0 && o.repeat < 2 {
+	if err := checkFindMax(o); err != nil {
+		return nil, err
+	}
+	if len(o.dims) == 0 && o.repeat < 2 && len(o.findMax) == 0 {
 		return nil, badInputf("sweep: nothing to sweep: give --vary NAME=V1,V2,... (such as --vary threadcount=1,2,4,8) or --repeat N")
 	}
 	if _, err := sweep.CountPoints(o.dims); err != nil {

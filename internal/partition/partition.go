@@ -10,6 +10,7 @@ package partition
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -144,6 +145,12 @@ func (p Part) Apply(spec *workload.Spec) error {
 		_, spec.OperationCount = p.Share(spec.OperationCount)
 	}
 	spec.Target = p.Rate(spec.Target)
+	// A ramp's every stage is shared as -target is: the parts together
+	// pace the whole ramp.
+	spec.Stages = slices.Clone(spec.Stages)
+	for i := range spec.Stages {
+		spec.Stages[i].Target = p.Rate(spec.Stages[i].Target)
+	}
 	spec.Part, spec.Parts = p.Index, p.Count
 	return nil
 }

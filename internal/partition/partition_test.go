@@ -3,6 +3,7 @@ package partition
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/internal/workload/workloadtest"
@@ -199,6 +200,17 @@ func TestApply(t *testing.T) {
 		if err := (Part{0, 4}).Apply(tt.spec); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("err = %v, want %q", err, tt.want)
 		}
+	}
+	// A ramp: every stage's rate split as -target is, the whole's
+	// stages left as they were.
+	whole := workloadtest.Spec(t, true, "recordcount=10", "stages=10s:300,20s:301")
+	s = &workload.Spec{}
+	*s = *whole
+	if err := (Part{2, 3}).Apply(s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Stages) != 2 || s.Stages[0].Target != 100 || s.Stages[1].Target != 100 || s.Stages[1].Duration != 20*time.Second || whole.Stages[0].Target != 300 {
+		t.Errorf("ramp part 2/3: %+v (the whole's %+v)", s.Stages, whole.Stages)
 	}
 	// No limit on operations (a time limit ends the run) stays none.
 	s = workloadtest.Spec(t, true, "recordcount=10", "operationcount=0", "maxexecutiontime=5")

@@ -106,6 +106,8 @@ type runView struct {
 	Notes   []string
 	// Diagnosis says what limited the run.
 	Diagnosis *diagnosisView
+	// Thresholds are its --threshold limits and their outcomes.
+	Thresholds []thresholdRow
 }
 
 // summaryRow is one line of a run's YCSB summary table.
@@ -291,6 +293,7 @@ func build(in *Input) (*page, error) {
 	for i, r := range in.Runs {
 		rv := buildRun(anchors[i], r, names[i])
 		rv.Diagnosis = buildDiagnosis(r, diags[i], in.DiskBaselines)
+		rv.Thresholds = thresholdRows(r)
 		rv.Open = len(in.Runs) == 1
 		p.Runs = append(p.Runs, rv)
 	}
@@ -358,11 +361,17 @@ func (p *page) runsTable(runs []*results.Results, names, anchors []string, diags
 		})
 		// A label that names one run is in its name already (runNames).
 		p.RunLabels = p.RunLabels || r.Label != "" && labels[r.Label] > 1
-		if r.Partial {
+		if at, ok := abortedByThreshold(r); ok {
+			p.Banners = append(p.Banners, fmt.Sprintf("%s was ended after %s by a threshold with abortOnFail: its figures cover only that much and are marked partial.",
+				capitalize(names[i]), formatSeconds(at)))
+		} else if r.Partial {
 			p.Banners = append(p.Banners, fmt.Sprintf("%s was interrupted before its end: its figures cover only the first %s and are marked partial.",
 				capitalize(names[i]), formatSeconds(float64(r.RuntimeMs)/1000)))
 		}
 		if b := notFoundBanner(r, names[i]); b != "" {
+			p.Banners = append(p.Banners, b)
+		}
+		if b := thresholdBanner(r, names[i]); b != "" {
 			p.Banners = append(p.Banners, b)
 		}
 	}

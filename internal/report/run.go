@@ -224,6 +224,10 @@ func throughputFigure(id string, r *results.Results) (figureView, bool) {
 		yLabel: "operations per second",
 	}
 	c.series = append(c.series, total)
+	sched, paced := scheduledSeries(r, ivs)
+	if paced {
+		c.series = append(c.series, sched)
+	}
 	// With one kind of operation its line would lie on the total's.
 	if len(opOrder) > 1 || (len(opOrder) == 1 && opOrder[0] != "" && hasFailed(perOp)) {
 		sortOps(opOrder)
@@ -244,7 +248,7 @@ func throughputFigure(id string, r *results.Results) (figureView, bool) {
 		ID:       id + "-throughput",
 		Title:    "Throughput over time",
 		Sentence: throughputCaption(capPts),
-		Note:     "Operations completed per second in each status interval, plotted at the interval's end" + perOpNote(hasFailed(perOp)) + cutNote(cut) + ".",
+		Note:     "Operations completed per second in each status interval, plotted at the interval's end" + perOpNote(hasFailed(perOp)) + scheduledNote(paced) + cutNote(cut) + ".",
 		SVG:      template.HTML(c.render()),
 	}, true
 }

@@ -42,6 +42,33 @@ type Extra struct {
 	Merged *Merged `json:"merged,omitempty"`
 	// Diagnosis says what limited the run.
 	Diagnosis *Diagnosis `json:"diagnosis,omitempty"`
+	// Thresholds are the run's --threshold limits, each with how the
+	// run met it.
+	Thresholds []Threshold `json:"thresholds,omitempty"`
+}
+
+// Threshold is one --threshold and its outcome.
+type Threshold struct {
+	// Threshold is the limit in its canonical form, such as
+	// READ:p(99)<5ms.
+	Threshold string `json:"threshold"`
+	// Latency is the latency a latency threshold judged: intended (from
+	// each operation's scheduled start) or service.
+	Latency string `json:"latency,omitempty"`
+	// Observed is the run's figure, in Unit; absent when the run had no
+	// data for it, which fails the threshold.
+	Observed *float64 `json:"observed,omitempty"`
+	// Unit is us (latency, µs), ops/s, share (of the operations, 0 to 1)
+	// or operations.
+	Unit string `json:"unit"`
+	// Pass says the run met the threshold.
+	Pass bool `json:"pass"`
+	// Reason says why the threshold failed.
+	Reason string `json:"reason,omitempty"`
+	// AbortedAtS, when above 0, is when the threshold (with abortOnFail)
+	// failed on what was measured so far and ended the run, in seconds
+	// from its start.
+	AbortedAtS float64 `json:"aborted_at_s,omitempty"`
 }
 
 // Part is one part of a run split over several client processes (see the

@@ -21,6 +21,7 @@ import (
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // ErrStopped ends a sweep that Config.Stop asked to stop.
@@ -122,6 +123,17 @@ type Config struct {
 	// bounds its threads (MaxX).
 	Knee   stats.KneeOptions
 	Events Events
+	// Thresholds are judged on every trial (--threshold); those with
+	// abortOnFail end the trial they fail in, not the sweep.
+	Thresholds []threshold.Threshold
+}
+
+// ThresholdFailure is a trial that failed thresholds.
+type ThresholdFailure struct {
+	Point  map[string]string // the varied properties' values
+	Trial  int
+	File   string // its results file
+	Failed []results.Threshold
 }
 
 // Sweep is a started sweep.
@@ -132,7 +144,10 @@ type Sweep struct {
 	// the store refused.
 	IDs     []int64
 	Unsaved int
-	Server  *embedded.Server // serves the points without a URL; nil when none
+	// ThresholdFailures are the trials that failed a threshold, in the
+	// order they ran.
+	ThresholdFailures []ThresholdFailure
+	Server            *embedded.Server // serves the points without a URL; nil when none
 
 	plan    *Plan
 	cfg     Config
@@ -469,12 +484,17 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 			return cs
 		}
 	}
+	live := threshold.NewLive(s.cfg.Thresholds)
+	if live != nil {
+		exec.Display = append(exec.Display, liveSink{live})
+		exec.Limits.Abort = live.Abort()
+	}
 	done, err := bench.Execute(ctx, exec)
 	if err != nil {
 		return t, s.trialError(p, trial, err)
 	}
 	out, obs := done.Outcome, done.Observation
-	if line := out.ScheduleNote(settings.Spec.Target); line != "" {
+	if line := out.ScheduleNote(settings.Spec.PeakTarget()); line != "" {
 		s.info("%s", line)
 	}
 	res, err := done.Results, done.ResultsErr
@@ -487,6 +507,9 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 		}
 	}
 	res.Extra.Sweep = &results.SweepMark{ID: s.ID, Varied: s.plan.Varied, Point: s.plan.Show(p.Values), Trial: trial, Warmup: warm}
+	if err := s.judge(res, live, file); err != nil {
+		return t, s.trialError(p, trial, err)
+	}
 	failed := out.SinkErrors
 	if err := outfile.Write(file, func(w io.Writer) error { return results.WriteJSON(w, res) }); err != nil {
 		failed = append(failed, err)
@@ -563,3 +586,34 @@ func (s *Sweep) trialError(p *Point, trial int, err error) error {
 	}
 	return fmt.Errorf("sweep point %s, trial %d: %w", p.Label, trial, err)
 }
+
+// judge records on a trial's results how it met the sweep's thresholds,
+// and keeps the trial among the failures when it failed one.
+func (s *Sweep) judge(res *results.Results, live *threshold.Live, file string) error {
+	recs, err := threshold.Judge(s.cfg.Thresholds, res, live)
+	if err != nil {
+		return fmt.Errorf("judging the thresholds: %w", err)
+	}
+	res.Extra.Thresholds = recs
+	var failed []results.Threshold
+	for _, r := range recs {
+		if !r.Pass {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) > 0 {
+		m := res.Extra.Sweep
+		s.ThresholdFailures = append(s.ThresholdFailures, ThresholdFailure{Point: m.Point, Trial: m.Trial, File: file, Failed: failed})
+	}
+	return nil
+}
+
+// liveSink feeds a trial's intervals to its thresholds with abortOnFail.
+type liveSink struct{ live *threshold.Live }
+
+func (liveSink) Open(bench.Phase) error { return nil }
+func (s liveSink) Interval(u bench.Update) error {
+	s.live.Observe(u.Interval)
+	return nil
+}
+func (liveSink) Close(bool) error { return nil }

@@ -53,6 +53,7 @@ var KnownProperties = []Known{
 	// Client.
 	{"threadcount", "1", "client threads (-threads)"},
 	{"target", "0", "total operations per second over all threads, 0 = as fast as possible (-target)"},
+	{"stages", "", "a ramp of rates instead of target: DURATION:RATE stages, linear from one to the next from 0, such as 30s:1000,2m:5000,30s:0 (--stages)"},
 	{"status.interval", "10", "seconds between status lines and measurement intervals (0.1 to 3600)"},
 	{"label", "", "label for the run (-l)"},
 	{"maxexecutiontime", "0", "stop the phase after this many seconds, 0 = no limit"},

@@ -72,8 +72,10 @@ type Spec struct {
 	InsertionRetryLimit    int
 	InsertionRetryInterval time.Duration
 
-	Threads          int
-	Target           float64 // operations per second over all threads; 0 = unthrottled
+	Threads int
+	Target  float64 // operations per second over all threads; 0 = unthrottled
+	// Stages are a ramp of rates (--stages), instead of Target; nil for none.
+	Stages           []Stage
 	StatusInterval   time.Duration
 	MaxExecutionTime time.Duration
 	WarmupTime       time.Duration
@@ -150,7 +152,7 @@ func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	if r.err == nil {
 		r.err = s.checkRecordSize()
 	}
-	if r.err == nil && transactions && s.OperationCount == 0 && s.MaxExecutionTime == 0 {
+	if r.err == nil && transactions && s.OperationCount == 0 && s.MaxExecutionTime == 0 && len(s.Stages) == 0 {
 		r.err = errors.New("operationcount=0 means no limit: set operationcount > 0 or maxexecutiontime > 0 so the run can end")
 	}
 	if r.err != nil {
@@ -284,6 +286,7 @@ func (r *resolver) client(s *Spec) []Warning {
 	if r.err == nil && s.Target > 0 && s.Target < minTarget {
 		r.fail("target", r.raw("target"), targetRange)
 	}
+	r.stages(s)
 	s.StatusInterval = r.secondsIn("status.interval", MinStatusInterval, MaxStatusInterval)
 	s.MaxExecutionTime = r.seconds("maxexecutiontime")
 	s.WarmupTime = r.seconds("warmuptime")
@@ -301,7 +304,7 @@ func (r *resolver) client(s *Spec) []Warning {
 	mi := r.oneOfOr("measurement.interval", "", "op", "intended", "both")
 
 	switch {
-	case mi == "" && s.Target > 0:
+	case mi == "" && s.OpenLoop():
 		mi = "both"
 	case mi == "":
 		mi = "op"
@@ -519,4 +522,4 @@ func (r *resolver) percentiles() []float64 {
 // run follows a -target schedule, since only then does it differ from the
 // service latency and show coordinated omission, and whenever the summary
 // is asked to print it.
-func (s *Spec) RecordIntended() bool { return s.Target > 0 || s.MeasureIntended }
+func (s *Spec) RecordIntended() bool { return s.OpenLoop() || s.MeasureIntended }
