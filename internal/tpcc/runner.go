@@ -45,7 +45,7 @@ type RunStats struct {
 }
 
 // Run runs the mix on cfg.Workers workers until cfg.Duration has passed,
-// cfg.Count transactions were run, or ctx ends. A transaction's failure
+// cfg.Count transactions were started, or ctx ends. A transaction's failure
 // does not stop the run: it is recorded, and counted by the executor.
 func Run(ctx context.Context, exec *Executor, cfg RunConfig, rec Recorder) (RunStats, error) {
 	if cfg.Workers < 1 {
@@ -61,9 +61,13 @@ func Run(ctx context.Context, exec *Executor, cfg RunConfig, rec Recorder) (RunS
 	if now == nil {
 		now = time.Now
 	}
+	// The duration stops the start of transactions; one that started
+	// runs to its end and is recorded, as in YCSB. Cancelling ctx (an
+	// interrupt) cuts short the ones under way.
+	stop := ctx
 	if cfg.Duration > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.Duration)
+		stop, cancel = context.WithTimeout(ctx, cfg.Duration)
 		defer cancel()
 	}
 	var (
@@ -78,7 +82,7 @@ func Run(ctx context.Context, exec *Executor, cfg RunConfig, rec Recorder) (RunS
 		go func() {
 			defer wg.Done()
 			term := NewTerminal(cfg.Scale, cfg.Range, cfg.LoadSeed, cfg.Seed, w, now)
-			for ctx.Err() == nil {
+			for stop.Err() == nil {
 				if cfg.Count > 0 && started.Add(1) > cfg.Count {
 					return
 				}
@@ -87,8 +91,8 @@ func Run(ctx context.Context, exec *Executor, cfg RunConfig, rec Recorder) (RunS
 				err := runOne(ctx, exec, term, t)
 				e := now()
 				if ctx.Err() != nil && err != nil {
-					// Cut short by the end of the run: neither a result
-					// nor a failure.
+					// Cut short by an interrupt: neither a result nor a
+					// failure.
 					return
 				}
 				done.Add(1)
