@@ -80,9 +80,6 @@ func (t Type) String() string {
 	return typeNames[t]
 }
 
-// Types lists the five transactions.
-func Types() []Type { return []Type{NewOrder, Payment, OrderStatus, Delivery, StockLevel} }
-
 // Scale is the size of the data: what the loader writes and what the
 // transactions draw their keys from. Items and Customers are smaller than
 // the specification's only in tests and quick trials; a result at any
@@ -94,11 +91,6 @@ type Scale struct {
 	// Customers is the number of customers, and of initial orders, per
 	// district.
 	Customers int
-}
-
-// DefaultScale is TPC-C's scale at w warehouses.
-func DefaultScale(w int) Scale {
-	return Scale{Warehouses: w, Items: DefaultItems, Customers: DefaultCustomers}
 }
 
 // NewOrdersPerDistrict is the number of undelivered orders each district
@@ -131,9 +123,6 @@ type WarehouseRange struct{ First, Last int }
 
 // Len is the number of warehouses in r.
 func (r WarehouseRange) Len() int { return r.Last - r.First + 1 }
-
-// Contains reports whether w is in r.
-func (r WarehouseRange) Contains(w int) bool { return w >= r.First && w <= r.Last }
 
 func (r WarehouseRange) String() string {
 	if r.First == r.Last {

@@ -105,7 +105,7 @@ func TestInitialShares(t *testing.T) {
 	if n := count(g.itemOriginals()); n != 100 {
 		t.Errorf("%d of 1000 items are ORIGINAL, want 100", n)
 	}
-	if n := DefaultScale(1).NewOrdersPerDistrict(); n != 900 {
+	if n := (Scale{Warehouses: 1, Items: DefaultItems, Customers: DefaultCustomers}).NewOrdersPerDistrict(); n != 900 {
 		t.Errorf("%d new orders per district, want 900", n)
 	}
 	seen := map[int]bool{}
