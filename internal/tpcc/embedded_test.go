@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/mongobench/mongobench/internal/embedded/embeddedtest"
+	"github.com/mongobench/mongobench/internal/partition"
 )
 
 // The loader, the non-transactional mode and the checks run against the
@@ -269,6 +271,50 @@ func checkDelivered(t *testing.T, db *mongo.Database, normalized bool, date time
 	for _, l := range lines {
 		if l.Delivery == nil || !l.Delivery.Equal(date) {
 			t.Errorf("order %d line %d: OL_DELIVERY_D %v, want %v", oid, l.Number, l.Delivery, date)
+		}
+	}
+}
+
+// TestPartitionedLoadEqualsWhole loads the warehouses in two parts, as two
+// client processes would, and in one: the databases hold the same
+// documents (but for the _id the server gives each).
+func TestPartitionedLoadEqualsWhole(t *testing.T) {
+	ctx := context.Background()
+	client, whole := embeddedDB(t)
+	_, parted := embeddedDB(t)
+	scale := Scale{Warehouses: 2, Items: 100, Customers: 10}
+	if _, err := Load(ctx, client.Database(whole), LoadConfig{Scale: scale, Seed: 3, Items: true, Parallel: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for part := range 2 {
+		rng, err := PartRange(partition.Part{Index: part, Count: 2}, scale.Warehouses)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(ctx, client.Database(parted), LoadConfig{Scale: scale, Seed: 3, Range: rng, Items: part == 0, Parallel: 1, BatchSize: 7}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dump := func(name, coll string) []string {
+		cur, err := client.Database(name).Collection(coll).Find(ctx, bson.D{}, options.Find().SetProjection(bson.D{{Key: "_id", Value: 0}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var docs []bson.Raw
+		if err := cur.All(ctx, &docs); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]string, len(docs))
+		for i, d := range docs {
+			out[i] = d.String()
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, coll := range Collections(false) {
+		a, b := dump(whole, coll), dump(parted, coll)
+		if len(a) == 0 || !slices.Equal(a, b) {
+			t.Errorf("%s: the whole load wrote %d documents, the two parts %d, not the same", coll, len(a), len(b))
 		}
 	}
 }
