@@ -89,6 +89,7 @@ usage:
   mongobench k8s --parts N --image IMAGE --results-claim CLAIM [flags] run|load mongodb [flags]
   mongobench disk [--dir D] [--size S] [--runtime T]
   mongobench metrics RESULTS... [-o FILE] [--push URL]
+  mongobench tpcc load|run|check [--data-dir DIR] [--part I/N] [--drop] [-p name=value]...
   mongobench version
   mongobench help [command]
 
@@ -215,6 +216,7 @@ func commands() []command {
 		{name: "calibrate", run: runCalibrate, help: calibrateHelp},
 		{name: "k8s", run: runK8s, help: k8sHelp},
 		{name: "disk", run: stopsOnSignal("disk", runDisk), help: diskHelp},
+		{name: "tpcc", run: runTPCC, help: tpccHelp},
 		{name: "metrics", run: stopsOnSignal("metrics", runMetrics), help: metricsHelp},
 		{name: "version", aliases: []string{"--version", "-version"}, run: runVersion, help: versionHelp},
 		{name: "help", aliases: []string{"-h", "--help", "-help"}, run: runHelp, help: func() string { return usage }},

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	mongodb "github.com/mongobench/mongobench/internal/db/mongo"
+)
+
+// TestTPCCLoadRunCheck runs the three phases on the embedded server (no
+// transactions: it has none) and checks each printed figure against the
+// others and against the data.
+func TestTPCCLoadRunCheck(t *testing.T) {
+	t.Parallel()
+	url := freshURL(t)
+	scale := []string{"-p", "mongodb.url=" + url, "-p", "warehouses=1", "-p", "items=100", "-p", "customers=10"}
+	load := mongobench(t, append([]string{"tpcc", "load"}, scale...)...)
+	if load.code != 0 {
+		t.Fatalf("load: exit %d: %s", load.code, load.stderr)
+	}
+	checkThreeFields(t, load.stdout)
+	ls := parseSummary(t, load.stdout)
+	want := map[string]int64{"ITEM": 100, "WAREHOUSE": 1, "DISTRICT": 10, "CUSTOMER": 100, "STOCK": 100, "ORDERS": 100, "NEW_ORDER": 30, "HISTORY": 100}
+	var total int64
+	for c, n := range want {
+		if got := ls.int(t, "LOAD", c); got != n {
+			t.Errorf("[LOAD], %s = %d, want %d", c, got, n)
+		}
+		total += n
+	}
+	if got := ls.int(t, "LOAD", "Documents"); got != total {
+		t.Errorf("[LOAD], Documents = %d, want %d", got, total)
+	}
+	if again := mongobench(t, append([]string{"tpcc", "load"}, scale...)...); again.code != ExitBadInput || !strings.Contains(again.stderr, "--drop") {
+		t.Errorf("a second load: exit %d, %q; want 2 naming --drop", again.code, again.stderr)
+	}
+
+	run := mongobench(t, append([]string{"tpcc", "run", "-p", "tpcc.transactions=false", "-p", "operationcount=20"}, scale...)...)
+	if run.code != 0 {
+		t.Fatalf("run: exit %d: %s", run.code, run.stderr)
+	}
+	checkThreeFields(t, run.stdout)
+	rs := parseSummary(t, run.stdout)
+	var ops, committed int64
+	for _, typ := range []string{"NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL"} {
+		n := rs.int(t, typ, "Operations")
+		ok, rb, failed := rs.int(t, typ, "Committed"), rs.int(t, typ, "RolledBack"), rs.int(t, typ, "Failed")
+		if ok+rb+failed != n {
+			t.Errorf("[%s]: committed %d + rolled back %d + failed %d != operations %d", typ, ok, rb, failed, n)
+		}
+		ops += n
+		committed += ok
+	}
+	if ops != 20 {
+		t.Errorf("operations add up to %d, want 20", ops)
+	}
+	secs := rs.float(t, "OVERALL", "RunTime(ms)") / 1000
+	if got, want := rs.float(t, "OVERALL", "Throughput(ops/sec)"), float64(ops)/secs; math.Abs(got-want) > 0.01+0.01*want {
+		t.Errorf("throughput %v, want %v", got, want)
+	}
+	if got, want := rs.float(t, "TPCC", "tpmC"), float64(rs.int(t, "NEW_ORDER", "Committed"))/secs*60; math.Abs(got-want) > 0.01+0.01*want {
+		t.Errorf("tpmC %v, want %v (committed NewOrders per minute)", got, want)
+	}
+	for i := 1; i <= 4; i++ {
+		if v := rs["CHECK"]["Condition"+string(rune('0'+i))]; !strings.HasPrefix(v, "OK") {
+			t.Errorf("after the run, condition %d: %q", i, v)
+		}
+	}
+	// The orders the run entered are in the database.
+	client, err := mongo.Connect(options.Client().ApplyURI(url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Disconnect(context.Background())
+	db := client.Database(mongodb.DatabaseFromURL(url))
+	n, err := db.Collection("ORDERS").CountDocuments(context.Background(), bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 100+rs.int(t, "NEW_ORDER", "Committed") {
+		t.Errorf("ORDERS holds %d, want 100 loaded + %d entered", n, rs.int(t, "NEW_ORDER", "Committed"))
+	}
+
+	// A broken condition is loud: exit 1, the condition named.
+	if _, err := db.Collection("WAREHOUSE").UpdateOne(context.Background(), bson.D{{Key: "W_ID", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "W_YTD", Value: 5.0}}}}); err != nil {
+		t.Fatal(err)
+	}
+	check := mongobench(t, append([]string{"tpcc", "check"}, scale...)...)
+	cs := parseSummary(t, check.stdout)
+	if check.code != ExitFailed || !strings.Contains(check.stdout, "[CHECK], Condition1, FAILED (1 checked; 1 failed)\n") || !strings.Contains(check.stderr, "condition(s) 1 broken") {
+		t.Errorf("check of a broken W_YTD: exit %d, %q, %q", check.code, check.stdout, check.stderr)
+	}
+	if !strings.HasPrefix(cs["CHECK"]["Condition2"], "OK") {
+		t.Errorf("condition 2 after W_YTD changed: %q", cs["CHECK"]["Condition2"])
+	}
+}
+
+func TestTPCCBadInput(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tpcc"}, "expected a phase, load, run or check"},
+		{[]string{"tpcc", "walk"}, `unknown phase "walk"`},
+		{[]string{"tpcc", "run", "-p", "warehouse=3"}, `unknown property "warehouse"`},
+		{[]string{"tpcc", "run", "-p", "warehouses=0"}, "warehouses=\"0\" is invalid: expected a whole number from 1 to 100000"},
+		{[]string{"tpcc", "run", "-p", "tpcc.writeconcern=most"}, "expected majority or a number"},
+		{[]string{"tpcc", "run", "-p", "tpcc.readconcern=strong"}, "expected local, majority, snapshot"},
+		{[]string{"tpcc", "run", "-p", "tpcc.transactions=maybe"}, "expected true or false"},
+		{[]string{"tpcc", "load", "--part", "1/2", "--drop", "-p", "warehouses=4"}, "--drop with --part 1/2 is refused"},
+		{[]string{"tpcc", "load", "--part", "2/3", "-p", "warehouses=2"}, "cannot be split over 3 parts"},
+		{[]string{"tpcc", "run", "-p", "mongodb.url=mongodb://u:sekrit@h:1/?maxPoolSize=many"}, "mongodb.url"},
+	} {
+		r := mongobench(t, tc.args...)
+		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+		if r.code != ExitBadInput || len(lines) != 1 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "sekrit") {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}
