@@ -87,6 +87,7 @@ usage:
   mongobench calibrate [-threads LIST] [-P file]... [-p name=value]... [--repeat N] [--json PATH]
   mongobench k8s --parts N --image IMAGE --results-claim CLAIM [flags] run|load mongodb [flags]
   mongobench disk [--dir D] [--size S] [--runtime T]
+  mongobench validate FILE... [-p name=value]...
   mongobench version
   mongobench help [command]
 
@@ -213,6 +214,7 @@ func commands() []command {
 		{name: "calibrate", run: runCalibrate, help: calibrateHelp},
 		{name: "k8s", run: runK8s, help: k8sHelp},
 		{name: "disk", run: stopsOnSignal("disk", runDisk), help: diskHelp},
+		{name: "validate", run: runValidate, help: validateHelp},
 		{name: "version", aliases: []string{"--version", "-version"}, run: runVersion, help: versionHelp},
 		{name: "help", aliases: []string{"-h", "--help", "-help"}, run: runHelp, help: func() string { return usage }},
 	}
