@@ -21,6 +21,10 @@ type Options struct {
 	// config.* reads a benchmark's set-up uses change and read the
 	// cluster's state.
 	Mongos *Cluster
+	// Reply, when not nil, sees every command first: where it returns
+	// ok, its reply is sent instead of the server's own (a test's
+	// injected error, which a real server cannot be made to give).
+	Reply func(Command) (reply bson.Raw, ok bool)
 }
 
 // Command is one command a recording server received.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/wiremessage"
 )
@@ -132,6 +133,11 @@ func (h *handler) appendCommandReply(dst []byte, c *command) []byte {
 	}
 	if h.srv != nil {
 		h.srv.keep(c)
+		if h.srv.reply != nil {
+			if r, ok := h.srv.reply(Command{DB: string(c.db), Name: string(c.name), Doc: bson.Raw(c.doc)}); ok {
+				return append(dst, r...)
+			}
+		}
 		if cl := h.srv.mongos; cl != nil {
 			if out, ok := cl.reply(dst, c, h); ok {
 				return out

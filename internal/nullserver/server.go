@@ -21,6 +21,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
 // Sizes of the per-connection buffers. They start small because a
@@ -51,6 +53,7 @@ type Server struct {
 	// Set before any connection is served, never changed.
 	record   bool
 	mongos   *Cluster
+	reply    func(Command) (bson.Raw, bool)
 	recMu    sync.Mutex
 	recorded []Command
 }
@@ -65,7 +68,7 @@ func StartWith(addr string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nullserver: listen on %s: %w", addr, err)
 	}
-	s := &Server{ln: ln, started: time.Now(), conns: make(map[net.Conn]struct{}), record: opts.Record, mongos: opts.Mongos}
+	s := &Server{ln: ln, started: time.Now(), conns: make(map[net.Conn]struct{}), record: opts.Record, mongos: opts.Mongos, reply: opts.Reply}
 	s.wg.Add(1)
 	go s.acceptLoop()
 	return s, nil
