@@ -167,6 +167,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	target := bench.Target{
 		Settings: cfg.Settings, DataDir: cfg.args.dataDir, Drop: cfg.args.drop,
 		Stop: interrupt.stopped(), Grace: stopGrace, Notify: printNotice(env.Stderr),
+		Native: cfg.args.native,
 	}
 	exec := bench.Execution{
 		Limits: bench.Limits{MaxErrors: cfg.args.maxErrors, MaxErrorRate: cfg.args.maxErrorRate},

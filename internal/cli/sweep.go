@@ -35,6 +35,9 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return badInput{err}
 	}
+	if w := o.benchArgs.native; w != nil {
+		return badInputf("sweep: -P %s is a native workload, which sweeps do not run yet; sweep it with load and run, one command per point", w.Path)
+	}
 	// Planning resolves every point, which takes seconds for thousands:
 	// a signal ends it.
 	interrupt := newInterrupt(env.Interrupt)

@@ -433,3 +433,20 @@ func (e *Executor) commit(sctx context.Context, sess *mongo.Session, op *Operati
 		}
 	}
 }
+
+func optionsIndex(ix Index) *options.IndexOptionsBuilder {
+	o := options.Index()
+	if ix.Name != "" {
+		o.SetName(ix.Name)
+	}
+	if ix.Unique {
+		o.SetUnique(true)
+	}
+	if ix.Sparse {
+		o.SetSparse(true)
+	}
+	if ix.ExpireAfterSeconds > 0 {
+		o.SetExpireAfterSeconds(ix.ExpireAfterSeconds)
+	}
+	return o
+}

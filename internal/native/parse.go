@@ -793,3 +793,26 @@ func (p *parser) phaseOperations(n *yaml.Node, what string) []*Operation {
 	}
 	return out
 }
+
+// ParameterNames lists the parameters a file declares, so that a command
+// line can tell which of its -p settings are the file's; nil when the
+// file does not parse that far.
+func ParameterNames(data []byte) []string {
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) != nil || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	top := root.Content[0]
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value != "parameters" || top.Content[i+1].Kind != yaml.MappingNode {
+			continue
+		}
+		var names []string
+		p := top.Content[i+1]
+		for j := 0; j+1 < len(p.Content); j += 2 {
+			names = append(names, p.Content[j].Value)
+		}
+		return names
+	}
+	return nil
+}
