@@ -56,11 +56,24 @@ func NewPhaseRunner(f *File, ph *Phase, client *mongo.Client, database string) (
 // Operations are the phase's operations by code, in the file's order.
 func (p *PhaseRunner) Operations() []db.Op { return p.codes }
 
-// NewWorker returns worker id's runner of operations.
+// runWindows is how many windows of 2^32 document numbers the inserts
+// of a run may fall in, after the loaded documents.
+const runWindows = 1 << 20
+
+// NewWorker returns worker id's runner of operations. The inserts of a
+// run after the load are numbered in a window of their own, chosen by the
+// phase's seed: a second run against the same data (with a seed picked
+// from the clock, as by default) adds other documents rather than failing
+// on the first run's keys, and the parts of a partitioned run, each with
+// a seed of its own, stay apart. A run repeated with the same seed
+// repeats its inserts, which then fail as duplicates.
 func (p *PhaseRunner) NewWorker(id int, seed uint64) runner.OpWorker {
 	e := NewExecutor(p.client, p.database, p.file, mix64(seed, uint64(id)+1))
 	for c, n := range p.docBase {
 		e.DocBase[c] = n
+		if p.phase.Kind != PhaseLoad {
+			e.DocBase[c] += int64(seed%runWindows) << 32
+		}
 	}
 	w := &phaseWorker{p: p, e: e, seed: mix64(p.file.Seed, seed)}
 	w.r = rand.New(&w.pcg)
