@@ -104,7 +104,9 @@ func nativeFileData(name string) (data []byte, ok bool, err error) {
 	if _, statErr := os.Stat(name); statErr == nil {
 		data, err = readNativeFile(name)
 		if err != nil {
-			return nil, false, err
+			// Not readable as a file (a directory, a pipe): YCSB's reader
+			// says so in its own words.
+			return nil, false, nil
 		}
 		// By its extension too: a workload with a YAML syntax error is
 		// still a workload, whose error is the one to report.
