@@ -113,6 +113,14 @@ func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
 	e := Error{Msg: printable.String(fmt.Sprintf(format, args...))}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Column
+		// One error per place: the first is the cause (an unknown
+		// ${name}), what follows from it there (its value then not a
+		// number) would only repeat it.
+		for _, x := range p.errs {
+			if x.Line == e.Line && x.Col == e.Col {
+				return
+			}
+		}
 	}
 	p.errs = append(p.errs, e)
 }

@@ -164,9 +164,15 @@ func TestParseBroken(t *testing.T) {
 			if lines[0] != tt.want {
 				t.Errorf("first error:\n got %s\nwant %s\n(all: %q)", lines[0], tt.want, lines)
 			}
+			seen := map[string]bool{}
 			for _, l := range lines {
 				if strings.Contains(l, "\n") || !strings.HasPrefix(l, "w.yaml") {
 					t.Errorf("error %q is not one line naming the file", l)
+				}
+				if pos := strings.SplitN(l, ": ", 2)[0]; pos != "w.yaml" && seen[pos] {
+					t.Errorf("two errors at %s: %q", pos, lines)
+				} else {
+					seen[pos] = true
 				}
 			}
 		})
