@@ -357,7 +357,8 @@ const defaultAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 type stringGen struct {
 	length   *intDist
-	alphabet string
+	alphabet string // 1 to 256 bytes
+	table    *[256]byte // alphabetTable(alphabet)
 }
 
 func (g *stringGen) maxSize() int64 { return addSize(5, g.length.max) }
@@ -368,28 +369,37 @@ func (g *stringGen) appendValue(dst []byte, c *Ctx, k uint64) ([]byte, byte) {
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(n+1))
 	at := len(dst)
 	dst = slices.Grow(dst, n+1)[:at+n]
-	out := dst[at:]
-	a := g.alphabet
-	m := uint64(len(a))
+	out := dst[at : at+n]
+	lut, m := g.table, uint64(len(g.alphabet))
 	// Four characters from each 64-bit draw, each by a 16-bit
-	// multiply-shift (bias under len(alphabet)/65536): generation is the
+	// multiply-shift (bias under len(alphabet)/65536), looked up in a
+	// 256-byte table that a byte index cannot overrun: generation is the
 	// client's cost, and genny found it could dominate.
 	i := 0
 	for ; i+4 <= n; i += 4 {
 		w := c.r.Uint64()
-		out[i] = a[((w&0xffff)*m)>>16]
-		out[i+1] = a[(((w>>16)&0xffff)*m)>>16]
-		out[i+2] = a[(((w>>32)&0xffff)*m)>>16]
-		out[i+3] = a[((w>>48)*m)>>16]
+		o := out[i : i+4 : i+4]
+		o[0] = lut[uint8(((w&0xffff)*m)>>16)]
+		o[1] = lut[uint8((((w>>16)&0xffff)*m)>>16)]
+		o[2] = lut[uint8((((w>>32)&0xffff)*m)>>16)]
+		o[3] = lut[uint8(((w>>48)*m)>>16)]
 	}
 	if i < n {
 		w := c.r.Uint64()
 		for ; i < n; i++ {
-			out[i] = a[((w&0xffff)*m)>>16]
+			out[i] = lut[uint8(((w&0xffff)*m)>>16)]
 			w >>= 16
 		}
 	}
 	return append(dst, 0), tString
+}
+
+// alphabetTable is the alphabet as a table indexed by a byte, made when
+// the template is compiled: workers share the generator.
+func alphabetTable(alphabet string) *[256]byte {
+	var t [256]byte
+	copy(t[:], alphabet)
+	return &t
 }
 
 type boolGen struct{ p float64 }

@@ -491,6 +491,7 @@ func (c *compiler) stringGen(opt *yaml.Node, what string) gen {
 		}
 	}
 	g.length = c.length(opt, what, 10)
+	g.table = alphabetTable(g.alphabet)
 	return g
 }
 

@@ -314,3 +314,66 @@ func TestNowUsesClock(t *testing.T) {
 		t.Error("^now does not take the Ctx's clock")
 	}
 }
+
+// TestStringCharacters: every character of the alphabet is drawn, each
+// about equally often.
+func TestStringCharacters(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, `
+collections:
+  c: {document: {s: {^string: {length: 1000, alphabet: "abcdefg"}}}}
+operations: [{name: i, kind: insertOne, collection: c}]
+phases: {load: {count: 1}}
+`)
+	counts := map[rune]int{}
+	c := NewCtx()
+	for n := range int64(100) {
+		b, _ := f.Collections[0].Document.Append(nil, c, n)
+		for _, r := range bson.Raw(b).Lookup("s").StringValue() {
+			counts[r]++
+		}
+	}
+	if len(counts) != 7 {
+		t.Fatalf("characters drawn: %v", counts)
+	}
+	for r, n := range counts {
+		// 100,000 draws of 7: about 14,286 each, sd about 111.
+		if n < 13800 || n > 14800 {
+			t.Errorf("%c drawn %d times of 100000, want about 14286", r, n)
+		}
+	}
+}
+
+// TestSharedTemplate: workers share compiled templates, each with its own
+// Ctx, and get the same bytes as one alone (go test -race checks the
+// sharing).
+func TestSharedTemplate(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("../../workloads/insert1k.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse("insert1k.yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := f.Collections[0].Document
+	want, _ := doc.Append(nil, NewCtx(), 5)
+	done := make(chan []byte, 4)
+	for range 4 {
+		go func() {
+			c := NewCtx()
+			var b []byte
+			for n := range int64(50) {
+				b, _ = doc.Append(b[:0], c, n)
+			}
+			b, _ = doc.Append(b[:0], c, 5)
+			done <- b
+		}()
+	}
+	for range 4 {
+		if got := <-done; !bytes.Equal(got, want) {
+			t.Fatal("a worker generated document 5 otherwise")
+		}
+	}
+}
