@@ -357,7 +357,7 @@ const defaultAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 type stringGen struct {
 	length   *intDist
-	alphabet string // 1 to 256 bytes
+	alphabet string     // 1 to 256 bytes
 	table    *[256]byte // alphabetTable(alphabet)
 }
 
