@@ -46,6 +46,26 @@ type Executor struct {
 	jitter *rand.Rand
 	// sleep waits between a transaction's attempts; tests replace it.
 	sleep func(context.Context, time.Duration) error
+	// Now and OnRetry, when set, time each attempt of a transaction (or
+	// commit) that is tried again, and say what it failed with: the
+	// phase records them as parts of the operation.
+	Now     func() int64
+	OnRetry func(op *Operation, err error, startNs, endNs int64)
+}
+
+// retried tells OnRetry of an attempt that began at start and is tried
+// again after err.
+func (e *Executor) retried(op *Operation, err error, start int64) {
+	if e.OnRetry != nil && e.Now != nil {
+		e.OnRetry(op, err, start, e.Now())
+	}
+}
+
+func (e *Executor) now() int64 {
+	if e.Now == nil {
+		return 0
+	}
+	return e.Now()
 }
 
 // NewExecutor returns an executor of f's operations against database db
@@ -385,6 +405,7 @@ func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Res
 	}
 	scale := int64(len(op.Steps))
 	for attempt := 0; ; attempt++ {
+		start := e.now()
 		if err := sess.StartTransaction(o); err != nil {
 			return res, err
 		}
@@ -400,6 +421,7 @@ func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Res
 		if err == nil || !hasLabel(err, labelTransient) || attempt >= op.Retries {
 			return res, err
 		}
+		e.retried(op, err, start)
 		res.Retries++
 		if werr := e.sleep(ctx, e.backoff(attempt)); werr != nil {
 			return res, err
@@ -423,10 +445,12 @@ func (e *Executor) steps(sctx context.Context, op *Operation, n, scale int64, re
 // attempts.
 func (e *Executor) commit(sctx context.Context, sess *mongo.Session, op *Operation, res *Result) error {
 	for try := 0; ; try++ {
+		start := e.now()
 		err := sess.CommitTransaction(sctx)
 		if err == nil || !hasLabel(err, labelUnknownCommit) || try >= op.Retries {
 			return err
 		}
+		e.retried(op, err, start)
 		res.CommitRetries++
 		if werr := e.sleep(sctx, e.backoff(try)); werr != nil {
 			return err

@@ -21,7 +21,10 @@ type PhaseRunner struct {
 	client   *mongo.Client
 	database string
 	codes    []db.Op
-	pick     *generator.Discrete
+	// retryCodes name the retried attempts of each transaction,
+	// "NAME.retries" (no operation's name has a dot).
+	retryCodes map[*Operation]db.Op
+	pick       *generator.Discrete
 	// docBase is where each collection's inserts start numbering.
 	docBase map[*Collection]int64
 }
@@ -43,6 +46,14 @@ func NewPhaseRunner(f *File, ph *Phase, client *mongo.Client, database string) (
 		}
 		p.codes = append(p.codes, code)
 		weights[i] = op.Weight
+		if op.Kind == Transaction {
+			if p.retryCodes == nil {
+				p.retryCodes = map[*Operation]db.Op{}
+			}
+			if p.retryCodes[op], err = db.NamedOp(op.Name + ".retries"); err != nil {
+				return nil, fmt.Errorf("workload %s: %w", f.Path, err)
+			}
+		}
 	}
 	p.pick = generator.NewDiscrete(weights)
 	if ph.Kind != PhaseLoad {
@@ -77,7 +88,18 @@ func (p *PhaseRunner) NewWorker(id int, seed uint64) runner.OpWorker {
 	}
 	w := &phaseWorker{p: p, e: e, seed: mix64(p.file.Seed, seed)}
 	w.r = rand.New(&w.pcg)
+	if p.retryCodes != nil {
+		e.Now, e.OnRetry = w.now, w.retried
+	}
 	return w
+}
+
+func (w *phaseWorker) now() int64 { return w.rec.Now() }
+
+// retried records a transaction's attempt that was tried again as a part
+// of the operation: its time and what it failed with, under NAME.retries.
+func (w *phaseWorker) retried(op *Operation, err error, start, end int64) {
+	w.rec.RecordPart(w.p.retryCodes[op], err, start, end)
 }
 
 type phaseWorker struct {
@@ -86,6 +108,7 @@ type phaseWorker struct {
 	seed uint64
 	pcg  rand.PCG
 	r    *rand.Rand
+	rec  runner.OpRecorder // the current operation's
 }
 
 // Do runs slot's operation: which one is a function of the slot, as its
@@ -96,6 +119,7 @@ func (w *phaseWorker) Do(ctx context.Context, slot int64, rec runner.OpRecorder)
 		w.pcg.Seed(mix64(w.seed, uint64(slot)), uint64(slot))
 		i = w.p.pick.Next(w.r)
 	}
+	w.rec = rec
 	start := rec.Now()
 	_, err := w.e.Do(ctx, w.p.phase.Operations[i], slot)
 	rec.Record(w.p.codes[i], err, start, rec.Now())

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/nullserver"
 )
 
@@ -261,5 +262,58 @@ func TestNonTransientNotRetried(t *testing.T) {
 	res, waits, err := runTransfer(t, client)
 	if err == nil || res.Retries != 0 || len(waits) != 0 {
 		t.Fatalf("err %v, %+v, waits %v; want the error at once", err, res, waits)
+	}
+}
+
+// recorded is what a fake recorder was told.
+type recorded struct {
+	op   string
+	err  error
+	part bool
+}
+
+type fakeRecorder struct {
+	t    int64
+	seen []recorded
+}
+
+func (f *fakeRecorder) Now() int64 { f.t += 1000; return f.t }
+func (f *fakeRecorder) Record(op db.Op, err error, _, _ int64) {
+	f.seen = append(f.seen, recorded{op.String(), err, false})
+}
+func (f *fakeRecorder) RecordPart(op db.Op, err error, _, _ int64) {
+	f.seen = append(f.seen, recorded{op.String(), err, true})
+}
+
+// TestPhaseRecordsRetries: in a phase, each attempt tried again is
+// recorded as a part of the operation under NAME.retries, with what it
+// failed with, and the operation itself once.
+func TestPhaseRecordsRetries(t *testing.T) {
+	t.Parallel()
+	_, client := txnServer(t, func(name string, seen int) bson.Raw {
+		if name == "update" && seen <= 2 {
+			return labelled(112, "WriteConflict", labelTransient)
+		}
+		return nil
+	})
+	f := mustParse(t, strings.Replace(txnFile, "name: transfer", "name: phase-transfer", 1))
+	p, err := NewPhaseRunner(f, f.Measure, client, "bank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := p.NewWorker(0, 1)
+	w.(*phaseWorker).e.sleep = func(context.Context, time.Duration) error { return nil }
+	rec := &fakeRecorder{}
+	w.Do(context.Background(), 0, rec)
+	if len(rec.seen) != 3 {
+		t.Fatalf("recorded %+v; want two retried attempts and the operation", rec.seen)
+	}
+	for i, r := range rec.seen[:2] {
+		if r.op != "phase-transfer.retries" || !r.part || !hasLabel(r.err, labelTransient) {
+			t.Errorf("record %d: %+v; want a part phase-transfer.retries with the conflict", i, r)
+		}
+	}
+	if last := rec.seen[2]; last.op != "phase-transfer" || last.part || last.err != nil {
+		t.Errorf("the operation recorded as %+v", last)
 	}
 }

@@ -28,11 +28,22 @@ type OpWorker interface {
 type OpRecorder interface {
 	Now() int64
 	Record(op db.Op, err error, startNs, endNs int64)
+	// RecordPart records a measurement inside an operation (a
+	// transaction's attempt that was tried again): timed, its status and
+	// message kept, not counted as an operation nor against --max-errors.
+	RecordPart(op db.Op, err error, startNs, endNs int64)
 }
 
 // Record records one named operation; see OpRecorder.
 func (s *session) Record(op db.Op, err error, startNs, endNs int64) {
 	s.record(op, err, startNs, endNs)
+}
+
+// RecordPart records a part of a named operation; see OpRecorder.
+func (s *session) RecordPart(op db.Op, err error, startNs, endNs int64) {
+	s.part = true
+	s.record(op, err, startNs, endNs)
+	s.part = false
 }
 
 var _ OpRecorder = (*session)(nil)

@@ -31,6 +31,10 @@ func (f *fakeOps) Do(_ context.Context, slot int64, rec OpRecorder) {
 		err = errors.New("injected")
 	}
 	start := rec.Now()
+	if err != nil {
+		// A part before the failure: timed, not counted.
+		rec.RecordPart(f.op, err, start, start+500_000)
+	}
 	rec.Record(f.op, err, start, start+1_000_000)
 }
 
@@ -77,8 +81,10 @@ func TestOpRunnerPhase(t *testing.T) {
 					t.Fatalf("slot %d run %d times", s, n)
 				}
 			}
-			if sum.Operations != tc.wantOps || sum.Status[op][db.Error] != tc.wantFails || res.Failures != tc.wantFails {
-				t.Errorf("operations %d, errors %d (runner %d); want %d and %d", sum.Operations, sum.Status[op][db.Error], res.Failures, tc.wantOps, tc.wantFails)
+			// Each failure is recorded twice (a part, then the operation);
+			// only the operation counts, as an operation and as a failure.
+			if sum.Operations != tc.wantOps || sum.Status[op][db.Error] != 2*tc.wantFails || res.Failures != tc.wantFails {
+				t.Errorf("operations %d, errors %d (runner %d); want %d, %d and %d", sum.Operations, sum.Status[op][db.Error], res.Failures, tc.wantOps, 2*tc.wantFails, tc.wantFails)
 			}
 			m := measurement(t, sum, "runner-op")
 			if m.Service.TotalCount() != tc.wantOps-tc.wantFails || m.Service.Max() < 999 || m.Service.Max() > 1001 {
