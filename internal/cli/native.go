@@ -119,3 +119,19 @@ func nativeFileData(name string) (data []byte, ok bool, err error) {
 	}
 	return nil, false, nil
 }
+
+// nativeOps are the names of the operations the phase of w that command
+// runs issues, for a sweep table's columns.
+func nativeOps(w *native.File, command string) []string {
+	ph := w.Measure
+	if command == "load" {
+		ph = w.Load
+	}
+	var ops []string
+	if ph != nil {
+		for _, op := range ph.Operations {
+			ops = append(ops, op.Name)
+		}
+	}
+	return ops
+}

@@ -91,11 +91,48 @@ func TestNativeRefused(t *testing.T) {
 	}{
 		{[]string{"load", "mongodb", "-P", file}, file + ":14:30: operation byCustomer: kind \"fnd\" is not an operation kind"},
 		{[]string{"load", "mongodb", "-P", noLoad}, "-P " + noLoad + ": the workload has no load phase for mongobench load; add one under phases"},
-		{[]string{"sweep", "run", "mongodb", "-P", file[:len(file)-len("shop.yaml")] + "noload.yaml", "--vary", "threadcount=1,2"}, "sweep: -P " + noLoad + " is a native workload, which sweeps do not run yet"},
+		{[]string{"sweep", "run", "mongodb", "-P", noLoad, "--vary", "threadcount=1,2"}, "sweep: -P " + noLoad + " is a native workload, which run sweeps do not run yet (load sweeps do)"},
 	} {
 		r := mongobench(t, tt.args...)
 		if r.code != ExitBadInput || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", tt.args, r.code, r.stderr, tt.want)
 		}
+	}
+}
+
+// TestNativeSweepLoad: a load sweep runs a native workload's load phase
+// at each point, its table's columns the phase's operations, each trial
+// into dropped collections.
+func TestNativeSweepLoad(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(file, []byte(nativeShop), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mongobench(t, "sweep", "load", "mongodb", "-P", file, "-p", "orders=10", "-p", "mongodb.url="+freshURL(t),
+		"--vary", "threadcount=1,2", "--repeat", "2", "--no-store", "--out-dir", filepath.Join(dir, "out"))
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	lines := strings.Split(r.stdout, "\n")
+	if !strings.Contains(lines[0], "insertOrder ops") {
+		t.Fatalf("the table's head is %q, want the load phase's operation", lines[0])
+	}
+	rows := 0
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		// threads, trial, runtime, throughput, insertOrder ops, …: every
+		// trial inserted all 10 orders, none a duplicate of the last
+		// trial's.
+		if len(f) > 5 && (f[1] == "1" || f[1] == "2") {
+			rows++
+			if f[4] != "10" {
+				t.Errorf("trial row %q: want 10 orders inserted", l)
+			}
+		}
+	}
+	if rows != 4 {
+		t.Errorf("%d trial rows, want 4:\n%s", rows, r.stdout)
 	}
 }

@@ -35,8 +35,8 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return badInput{err}
 	}
-	if w := o.benchArgs.native; w != nil {
-		return badInputf("sweep: -P %s is a native workload, which sweeps do not run yet; sweep it with load and run, one command per point", w.Path)
+	if w := o.benchArgs.native; w != nil && o.command != "load" {
+		return badInputf("sweep: -P %s is a native workload, which run sweeps do not run yet (load sweeps do); accepted: sweep load, or one run command per point", w.Path)
 	}
 	// Planning resolves every point, which takes seconds for thousands:
 	// a signal ends it.
@@ -75,7 +75,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	a := o.benchArgs
 	s, err := sweep.Start(ctx, plan, sweep.Config{
 		Repeat: o.repeat, DiscardFirst: o.discardFirst, Reload: o.reload, OutDir: o.outDir,
-		DataDir: a.dataDir, Drop: a.drop, Limits: bench.Limits{MaxErrors: a.maxErrors, MaxErrorRate: a.maxErrorRate},
+		DataDir: a.dataDir, Drop: a.drop, Native: a.native, Limits: bench.Limits{MaxErrors: a.maxErrors, MaxErrorRate: a.maxErrorRate},
 		Grace: stopGrace, Stop: interrupt.stopped(), Store: st, Metrics: metricsSink,
 		Tool:        results.Tool{Name: "mongobench", Version: Version},
 		CommandLine: append([]string{"mongobench", o.command}, redact.Args(o.bench)...),
@@ -175,6 +175,9 @@ func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
 			return nil, err
 		}
 		ops = sweepOps(ops, o.command, p.Settings.Spec)
+	}
+	if w := o.benchArgs.native; w != nil {
+		ops = nativeOps(w, o.command)
 	}
 	analysis.SortOpNames(ops)
 	if !o.store.disabled {
