@@ -21,8 +21,8 @@ var keyDoc = map[string]string{
 	// a collection
 	"documents": "how many documents the load inserts: the range ^ref draws from, and where the measure phase's inserts start numbering",
 	"indexes":   "secondary indexes, created before the load",
-	"shardKey":  "the shard key, set up through a mongos before the load",
-	"validator": "the collection's validator",
+	"shardKey":  "the shard key, as an ordered document (checked; not yet set up by load)",
+	"validator": "the collection's validator (checked; not yet created by load)",
 	"document":  "the document template (insertOne, insertMany, replaceOne: the document inserted or the replacement; default the collection's)",
 	// an index
 	"keys":               "the index keys as an ordered document: {customer: 1, created: -1}",
