@@ -5,12 +5,14 @@ go 1.26.8
 require (
 	github.com/FerretDB/FerretDB v1.24.0
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
+	github.com/brianvoe/gofakeit/v7 v7.18.2
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.72.0
 	github.com/prometheus/procfs v0.23.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	go.mongodb.org/mongo-driver/v2 v2.9.3
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.46.0
 	k8s.io/api v0.37.2

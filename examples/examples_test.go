@@ -32,6 +32,9 @@ var examples = []struct {
 	// Repeated cells have verdicts; an insert study counts documents.
 	{"insert-matrix", []string{"study", "comparison"}, 3,
 		[]string{"Throughput (docs/s)", "documents per second"}, []string{"no verdict possible", "Throughput (ops/s)"}},
+	// The native insert benchmark: its named operation compared per instance.
+	{"insert-1k", []string{"study", "comparison"}, 3,
+		[]string{"<td>insert</td>"}, []string{"no verdict possible", "INSERT"}},
 	// Without SHARDED_URL the sharding is simulated, and the page says so.
 	{"sharded-vs-not", []string{"study", "comparison"}, 3, []string{"Simulated:"}, nil},
 	// Each engine compared with A task by task and mix by mix; deletes

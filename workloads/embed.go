@@ -5,7 +5,8 @@ package workloads
 
 import "embed"
 
-// Files holds workloada … workloadf and workload_s6.
+// Files holds workloada … workloadf and workload_s6, and the native
+// workloads (insert1k.yaml).
 //
-//go:embed workloada workloadb workloadc workloadd workloade workloadf workload_s6
+//go:embed workloada workloadb workloadc workloadd workloade workloadf workload_s6 insert1k.yaml
 var Files embed.FS

@@ -25,6 +25,7 @@ import (
 type Config struct {
 	Command    string // "load" or "run"
 	Core       *workload.Core
+	Ops        runner.OpRunner // a native workload's phase, in place of Core
 	Spec       *workload.Spec
 	Client     *mongo.Client
 	Seed       uint64
@@ -73,7 +74,7 @@ func (c *Config) Validate() []error {
 	if c.Command != "load" && c.Command != "run" {
 		bad("bench: command %q: it is load or run", c.Command)
 	}
-	if c.Core == nil {
+	if c.Core == nil && c.Ops == nil {
 		bad("bench: no workload core")
 	}
 	if c.Spec == nil {
@@ -205,6 +206,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 	stop, unwatch := eitherStop(cfg.Stop, cfg.Abort)
 	res, err := runner.Run(ctx, runner.Config{
 		Core:         cfg.Core,
+		Ops:          cfg.Ops,
 		Transactions: cfg.Command == "run",
 		Threads:      spec.Threads,
 		Operations:   cfg.Operations,

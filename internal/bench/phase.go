@@ -68,9 +68,12 @@ func (p *Prepared) Config(limits Limits) Config {
 	ops := spec.OperationCount
 	if p.t.Command == "load" {
 		ops = spec.InsertCount
+		if f := p.t.Native; f != nil && f.Load.Count == 0 {
+			ops = 0 // the load phase's duration ends it
+		}
 	}
 	return Config{
-		Command: p.t.Command, Core: p.core, Spec: spec, Client: p.Client, Seed: p.Seed,
+		Command: p.t.Command, Core: p.core, Ops: p.ops, Spec: spec, Client: p.Client, Seed: p.Seed,
 		BatchSize: p.t.BatchSize, Operations: ops,
 		MaxErrors: limits.MaxErrors, MaxErrorRate: limits.MaxErrorRate, Abort: limits.Abort,
 		Observe: !p.t.OperationsOnly, Monitor: p.Monitor, LocalHost: p.Server != nil || IsLocalURL(p.URL),

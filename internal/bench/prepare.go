@@ -12,8 +12,10 @@ import (
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/metrics"
+	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/runner"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -70,6 +72,10 @@ type Target struct {
 	// around it. A calibration against the null server, whose answers to
 	// those say nothing, measures the client's own path so.
 	OperationsOnly bool
+	// Native, when set, is the native workload the phase runs instead of
+	// YCSB's CoreWorkload (its threads, target and length are already
+	// in Spec, as a -P file's properties are).
+	Native *native.File
 }
 
 // Interrupted is the error of a preparation stopped by Target.Stop:
@@ -109,6 +115,7 @@ type Prepared struct {
 	Client  *mongo.Client
 	Monitor *driver.Client
 	core    *workload.Core
+	ops     runner.OpRunner // a native workload's phase; nil for YCSB's
 	// shards sample a sharded cluster's shard primaries beside Monitor
 	// (a mongos); opened by Run once the topology is known.
 	shards []metrics.ShardClient
@@ -215,6 +222,12 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 	p.Seed = p.RunSeed
 	if t.PhaseSeed != nil {
 		p.Seed = t.PhaseSeed(p.RunSeed)
+	}
+	if t.Native != nil {
+		if err := p.prepareNative(setup); err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 	nextInsert := spec.RecordCount
 	if t.Command == "run" && !t.OperationsOnly {

@@ -10,6 +10,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -29,11 +30,12 @@ type benchArgs struct {
 	maxErrors int64 // --max-errors
 	// maxErrorRate is --max-error-rate: 0 < F <= 1, or 0 for no limit.
 	maxErrorRate float64
-	drop         bool       // --drop
-	metricsAddr  string     // --metrics-addr
-	store        storeFlags // --store, --no-store
-	parts        partArgs   // --part, --parts, --run-id, --start-at, --barrier-timeout
-	raw          []string   // the arguments as given, for the results file
+	drop         bool         // --drop
+	metricsAddr  string       // --metrics-addr
+	store        storeFlags   // --store, --no-store
+	parts        partArgs     // --part, --parts, --run-id, --start-at, --barrier-timeout
+	raw          []string     // the arguments as given, for the results file
+	native       *native.File // a native workload among the -P files (native.go)
 
 	thresholds []threshold.Threshold // --threshold
 }
@@ -160,7 +162,10 @@ func parseMaxErrorRate(v string) (float64, error) {
 // loadProperties reads the -P files in order, then applies the command
 // line's settings, which win regardless of position (YCSB's rule).
 func (a *benchArgs) loadProperties() (*workload.Properties, error) {
-	props := workload.NewProperties()
+	props, err := a.splitNative()
+	if err != nil {
+		return nil, err
+	}
 	for _, f := range a.files {
 		p, err := readWorkloadFile(f)
 		if err != nil {

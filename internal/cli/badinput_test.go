@@ -53,8 +53,8 @@ func TestBadInput(t *testing.T) {
 		want string // stderr after "mongobench: "
 	}
 	tests := []row{
-		{"unknown command", []string{"bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, disk, tpcc, metrics, version, help`},
-		{"unknown help topic", []string{"help", "bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, disk, tpcc, metrics, version, help`},
+		{"unknown command", []string{"bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, disk, validate, tpcc, metrics, version, help`},
+		{"unknown help topic", []string{"help", "bench"}, `unknown command "bench": accepted commands are load, run, server, sweep, merge, compare, history, report, calibrate, k8s, disk, validate, tpcc, metrics, version, help`},
 		{"disk: size", []string{"disk", "--size", "12Q"}, `disk: --size "12Q" is invalid: expected ` + disk.SizeAccepted},
 		{"disk: runtime", []string{"disk", "--runtime", "0"}, `disk: --runtime "0" is invalid: expected a number of seconds from 0.1 to 3600 (or a duration such as 30s)`},
 		{"disk: no such dir", []string{"disk", "--dir", badFile + "-none"}, "disk: --dir " + badFile + "-none is not a directory: expected an existing directory on the disk to measure"},

@@ -127,6 +127,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintln(env.Stdout, benchHelp(command))
 		return nil
 	}
+	if err := checkThresholdOperations(cfg.args.thresholds, cfg.args.native); err != nil {
+		return badInput{err}
+	}
 	spec := cfg.Spec
 
 	// A signal before the phase cancels whatever step is under way and
@@ -167,6 +170,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	target := bench.Target{
 		Settings: cfg.Settings, DataDir: cfg.args.dataDir, Drop: cfg.args.drop,
 		Stop: interrupt.stopped(), Grace: stopGrace, Notify: printNotice(env.Stderr),
+		Native: cfg.args.native,
 	}
 	exec := bench.Execution{
 		Limits: bench.Limits{MaxErrors: cfg.args.maxErrors, MaxErrorRate: cfg.args.maxErrorRate},

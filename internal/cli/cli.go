@@ -88,6 +88,7 @@ usage:
   mongobench calibrate [-threads LIST] [-P file]... [-p name=value]... [--repeat N] [--json PATH]
   mongobench k8s --parts N --image IMAGE --results-claim CLAIM [flags] run|load mongodb [flags]
   mongobench disk [--dir D] [--size S] [--runtime T]
+  mongobench validate FILE... [-p name=value]...
   mongobench metrics RESULTS... [-o FILE] [--push URL]
   mongobench tpcc load|run|check [--data-dir DIR] [--part I/N] [--drop] [-p name=value]...
   mongobench version
@@ -216,6 +217,7 @@ func commands() []command {
 		{name: "calibrate", run: runCalibrate, help: calibrateHelp},
 		{name: "k8s", run: runK8s, help: k8sHelp},
 		{name: "disk", run: stopsOnSignal("disk", runDisk), help: diskHelp},
+		{name: "validate", run: runValidate, help: validateHelp},
 		{name: "tpcc", run: runTPCC, help: tpccHelp},
 		{name: "metrics", run: stopsOnSignal("metrics", runMetrics), help: metricsHelp},
 		{name: "version", aliases: []string{"--version", "-version"}, run: runVersion, help: versionHelp},

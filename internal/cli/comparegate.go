@@ -52,6 +52,10 @@ func (g *ciGates) judge(env Env, format tableFormat, st *analysis.Study) error {
 		for _, b := range breaches {
 			fmt.Fprintf(w, "fail-on %s: fail: %s\n", strings.Join(names, ","), b.Sentence())
 		}
+		for _, c := range threshold.Unmatched(g.changes, st) {
+			fmt.Fprintf(w, "fail-on %s: fail: no figure of the comparison answers it (an operation the runs did not do?), which fails it\n", printable.String(c.String()))
+			failed++
+		}
 		if unjudged > 0 {
 			fmt.Fprintf(w, "note: %s without a verdict (one run a side) could not fail --fail-on: repeat the runs (sweep --repeat 3) to judge them\n", plural(unjudged, "figure"))
 		}

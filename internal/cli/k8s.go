@@ -124,6 +124,9 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 	if err != nil {
 		return badInputf("k8s: %v", err)
 	}
+	if a.native != nil {
+		return badInputf("k8s: -P %s is a native workload, which k8s does not run yet; accepted: YCSB workload files", a.native.Path)
+	}
 	spec, _, err := workload.Resolve(props, command == "run")
 	if err != nil {
 		return badInputf("k8s: %v", err)

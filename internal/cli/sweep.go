@@ -36,6 +36,12 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return badInput{err}
 	}
+	if w := o.benchArgs.native; w != nil && o.command != "load" {
+		return badInputf("sweep: -P %s is a native workload, which run sweeps do not run yet (load sweeps do); accepted: sweep load, or one run command per point", w.Path)
+	}
+	if err := checkThresholdOperations(append(o.benchArgs.thresholds, o.findMax...), o.benchArgs.native); err != nil {
+		return badInput{err}
+	}
 	// Planning resolves every point, which takes seconds for thousands:
 	// a signal ends it.
 	interrupt := newInterrupt(env.Interrupt)
@@ -81,7 +87,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	a := o.benchArgs
 	s, err := sweep.Start(ctx, plan, sweep.Config{
 		Repeat: o.repeat, DiscardFirst: o.discardFirst, Reload: o.reload, OutDir: o.outDir,
-		DataDir: a.dataDir, Drop: a.drop, Limits: bench.Limits{MaxErrors: a.maxErrors, MaxErrorRate: a.maxErrorRate},
+		DataDir: a.dataDir, Drop: a.drop, Native: a.native, Limits: bench.Limits{MaxErrors: a.maxErrors, MaxErrorRate: a.maxErrorRate},
 		Grace: stopGrace, Stop: interrupt.stopped(), Store: st, Metrics: metricsSink, MetricsRunID: metricsRunID,
 		Tool:        results.Tool{Name: "mongobench", Version: Version},
 		CommandLine: append([]string{"mongobench", o.command}, redact.Args(o.bench)...),
@@ -189,6 +195,9 @@ func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
 			return nil, err
 		}
 		ops = sweep.Ops(ops, o.command, p.Settings.Spec)
+	}
+	if w := o.benchArgs.native; w != nil {
+		ops = nativeOps(w, o.command)
 	}
 	analysis.SortOpNames(ops)
 	if !o.store.disabled {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/sweep"
@@ -111,4 +112,18 @@ func sweepThresholdsFailure(w io.Writer, ts []threshold.Threshold, s *sweep.Swee
 		}
 	}
 	return exitError{ExitThresholds, fmt.Errorf("%s of the sweep failed thresholds (above)", plural(len(s.ThresholdFailures), "trial"))}
+}
+
+// checkThresholdOperations refuses, before anything runs, a threshold on
+// an operation the workload does not have: YCSB's operations for a YCSB
+// workload, a native workload's named operations for one.
+func checkThresholdOperations(ts []threshold.Threshold, nf *native.File) error {
+	if nf == nil {
+		return threshold.CheckOperations(ts, true, nil)
+	}
+	names := make([]string, len(nf.Operations))
+	for i, op := range nf.Operations {
+		names[i] = op.Name
+	}
+	return threshold.CheckOperations(ts, false, names)
 }

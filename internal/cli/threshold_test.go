@@ -117,6 +117,21 @@ func TestThresholds(t *testing.T) {
 				t.Errorf("%s: exit %d, stderr %q", cmd, r.code, r.stderr)
 			}
 		}
+		// An operation the workload does not have is refused before the
+		// run, for YCSB's workloads and native ones alike.
+		for _, tc := range []struct {
+			args []string
+			says string
+		}{
+			{[]string{"run", "mongodb", "-P", "workloada", "--threshold", "checkout:p(99)<5ms"}, `the workload has no operation "checkout": accepted: OVERALL, READ, UPDATE`},
+			{[]string{"run", "mongodb", "-P", "workloads/insert1k.yaml", "--threshold", "READ:p(99)<5ms"}, `the workload has no operation "READ": accepted: OVERALL, insert`},
+			{[]string{"sweep", "load", "mongodb", "-P", "workloads/insert1k.yaml", "--vary", "threadcount=1,2", "--threshold", "inserts:p(99)<5ms"}, `no operation "inserts"`},
+		} {
+			r := mongobench(t, append(tc.args, "-p", "mongodb.url="+closedURL)...)
+			if r.code != ExitBadInput || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tc.says) {
+				t.Errorf("%v: exit %d, stderr %q; want exit 2 saying %q", tc.args, r.code, r.stderr, tc.says)
+			}
+		}
 	})
 }
 

@@ -6,6 +6,10 @@ package db
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unicode"
 )
 
 // Field is one named value of a record. Bindings must not keep Value after
@@ -163,22 +167,95 @@ var opNames = [...]string{
 	Cleanup:         "CLEANUP",
 }
 
-// String returns YCSB's name for the operation, as printed in "[READ]".
+// String returns YCSB's name for the operation, as printed in "[READ]",
+// or the name a named operation was registered with.
 func (o Op) String() string {
 	if int(o) < len(opNames) {
 		return opNames[o]
 	}
+	if names := named.Load(); names != nil && int(o)-NumOps < len(*names) {
+		return (*names)[int(o)-NumOps]
+	}
 	return "UNKNOWN"
 }
 
-// ParseOp returns the operation with YCSB's name name.
+// ParseOp returns the operation named name: one of YCSB's, or a named
+// operation registered before.
 func ParseOp(name string) (Op, bool) {
 	for i, n := range opNames {
 		if n == name {
 			return Op(i), true
 		}
 	}
+	if names := named.Load(); names != nil {
+		for i, n := range *names {
+			if n == name {
+				return Op(NumOps + i), true
+			}
+		}
+	}
 	return 0, false
+}
+
+// MaxOps bounds the operation codes: YCSB's below NumOps, then the named
+// operations of native workloads. Everything that counts per operation
+// (the collector's histograms, a summary's status counts) is sized by it.
+const MaxOps = 64
+
+// MaxOpName bounds a named operation's name, which the summary prints as
+// a section of its own ("[checkout], Operations, 12").
+const MaxOpName = 64
+
+// named holds the names of the operations registered after YCSB's, in
+// the order of their codes. It only grows, and is replaced whole, so
+// String and ParseOp read it without a lock while NamedOp adds to it.
+var (
+	named   atomic.Pointer[[]string]
+	namedMu sync.Mutex
+)
+
+// NamedOp returns the code of the operation called name, registering it
+// the first time it is asked for: a native workload's operations when its
+// phase starts, a results file's when it is read. Codes live as long as
+// the process, so every reader of a name agrees on its code; a name of
+// YCSB's is YCSB's own operation. At most MaxOps-NumOps names fit.
+func NamedOp(name string) (Op, error) {
+	if op, ok := ParseOp(name); ok {
+		return op, nil
+	}
+	if err := checkOpName(name); err != nil {
+		return 0, err
+	}
+	namedMu.Lock()
+	defer namedMu.Unlock()
+	if op, ok := ParseOp(name); ok {
+		return op, nil
+	}
+	var names []string
+	if p := named.Load(); p != nil {
+		names = *p
+	}
+	if NumOps+len(names) >= MaxOps {
+		return 0, fmt.Errorf("operation %q: more than %d named operations; accepted: at most %d in one process", name, MaxOps-NumOps, MaxOps-NumOps)
+	}
+	grown := append(append(make([]string, 0, len(names)+1), names...), name)
+	named.Store(&grown)
+	return Op(NumOps + len(names)), nil
+}
+
+// checkOpName accepts what a summary line can carry as its section: no
+// comma (the field separator), no space at either end, nothing
+// unprintable.
+func checkOpName(name string) error {
+	if name == "" || len(name) > MaxOpName {
+		return fmt.Errorf("operation name %q: accepted: 1 to %d characters", name, MaxOpName)
+	}
+	for _, r := range name {
+		if r == ',' || r == '[' || r == ']' || !unicode.IsPrint(r) || unicode.IsSpace(r) {
+			return fmt.Errorf("operation name %q: accepted: printable characters without spaces, commas or brackets", name)
+		}
+	}
+	return nil
 }
 
 // ErrTimeout marks an operation that ran out of time (the operation timeout

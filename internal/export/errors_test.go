@@ -122,8 +122,8 @@ func TestErrorMessageLines(t *testing.T) {
 		t.Errorf("merged error_messages = %+v", got)
 	}
 	// A results file with a bad section is refused, not misread.
-	back.ErrorMessages = []results.OpErrorsResult{{Op: "FROB"}}
-	if _, err := back.Summary(); err == nil || !strings.Contains(err.Error(), `unknown operation "FROB"`) {
+	back.ErrorMessages = []results.OpErrorsResult{{Op: "FR OB"}}
+	if _, err := back.Summary(); err == nil || !strings.Contains(err.Error(), `unknown operation "FR OB"`) {
 		t.Errorf("unknown op: %v", err)
 	}
 }

@@ -79,10 +79,10 @@ func WriteText(w io.Writer, s *measure.Summary, opts TextOptions) error {
 		line(bw, "OVERALL", "Partial", "true")
 	}
 
-	var statusDone [db.NumOps]bool
+	var statusDone [db.MaxOps]bool
 	section := func(name string, m *measure.Measurement, h *hdrhistogram.Histogram) {
 		writeSection(bw, name, h, ps, labels)
-		if !m.Failed && int(m.Op) < db.NumOps && !statusDone[m.Op] {
+		if !m.Failed && int(m.Op) < db.MaxOps && !statusDone[m.Op] {
 			statusDone[m.Op] = true
 			writeStatus(bw, name, &s.Status[m.Op])
 		}
@@ -110,7 +110,7 @@ func WriteText(w io.Writer, s *measure.Summary, opts TextOptions) error {
 	}
 	// Status counts of an operation without a section of its own (a summary
 	// not made by measure) still print, under an empty section.
-	for op := range db.NumOps {
+	for op := range db.MaxOps {
 		if statusDone[op] || !anyStatus(&s.Status[op]) {
 			continue
 		}

@@ -68,8 +68,9 @@ type Collector struct {
 	ivIndex   int
 	cur       tally
 	total     tally
-	ivHist    [db.NumOps][2]histPair
-	totHist   [db.NumOps][2]histPair
+	ivHist    [db.MaxOps][2]histPair
+	totHist   [db.MaxOps][2]histPair
+	names     [db.MaxOps][2]string
 	intervals []IntervalStats
 	ivLag     *hdrhistogram.Histogram // this interval's schedule lag
 	lag       *hdrhistogram.Histogram
@@ -81,7 +82,7 @@ type Collector struct {
 type tally struct {
 	ops    int64
 	failed int64
-	status [db.NumOps][db.NumStatuses]int64
+	status [db.MaxOps][db.NumStatuses]int64
 }
 
 func (t *tally) add(o *tally) {
@@ -248,7 +249,7 @@ func (c *Collector) drain(r *Recorder, cutoff int64) {
 
 func (c *Collector) add(s *sample) {
 	op := s.op
-	if int(op) >= db.NumOps {
+	if int(op) >= db.MaxOps {
 		c.invalid++
 		return
 	}
@@ -316,13 +317,13 @@ func (c *Collector) closeInterval(end int64) {
 	if d := end - c.ivStart; d > 0 {
 		st.OpsPerSec = float64(iv.Operations) / (float64(d) / 1e9)
 	}
-	for op := range db.NumOps {
+	for op := range db.MaxOps {
 		for f := range 2 {
 			p := &c.ivHist[op][f]
 			if p.count() == 0 {
 				continue
 			}
-			m := Measurement{Name: measurementNames[op][f], Op: db.Op(op), Failed: f == 1}
+			m := Measurement{Name: c.name(db.Op(op), f), Op: db.Op(op), Failed: f == 1}
 			ms := MeasurementStats{Name: m.Name, Op: m.Op, Failed: m.Failed}
 			if p.service != nil {
 				m.Service = p.service
@@ -342,7 +343,7 @@ func (c *Collector) closeInterval(end int64) {
 	if c.onInterval != nil {
 		c.onInterval(iv)
 	}
-	for op := range db.NumOps {
+	for op := range db.MaxOps {
 		for f := range 2 {
 			p, t := &c.ivHist[op][f], &c.totHist[op][f]
 			if p.count() == 0 {
@@ -398,7 +399,7 @@ func (c *Collector) buildSummary(end int64) *Summary {
 	}
 	c.mu.Unlock()
 	s.ErrorMessages = mergeMessages(tallies)
-	for op := range db.NumOps {
+	for op := range db.MaxOps {
 		for f := range 2 {
 			p := &c.totHist[op][f]
 			if p.count() == 0 {
@@ -415,7 +416,7 @@ func (c *Collector) buildSummary(end int64) *Summary {
 				}
 			}
 			s.Measurements = append(s.Measurements, Measurement{
-				Name:     measurementNames[op][f],
+				Name:     c.name(db.Op(op), f),
 				Op:       db.Op(op),
 				Failed:   f == 1,
 				Service:  p.service,
@@ -424,6 +425,16 @@ func (c *Collector) buildSummary(end int64) *Summary {
 		}
 	}
 	return s
+}
+
+// name is op's measurement name (f 1: its failures), made once per
+// collector: a named operation's is not known before its phase starts.
+func (c *Collector) name(op db.Op, f int) string {
+	n := &c.names[op][f]
+	if *n == "" {
+		*n = MeasurementName(op, f == 1)
+	}
+	return *n
 }
 
 func hasStatus(counts *[db.NumStatuses]int64) bool {

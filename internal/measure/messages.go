@@ -40,19 +40,26 @@ type OpErrors struct {
 // messageTally is one worker's messages: written by the worker only,
 // read once the workers have stopped.
 type messageTally struct {
-	ops [db.NumOps]struct {
-		raw   []string // as the error said it, to recognise it again cheaply
-		kept  []ErrorMessage
-		other int64
-	}
+	// ops is made on the first failure: every worker has a tally, few
+	// see failures, and it is sized for every operation code.
+	ops *[db.MaxOps]opMessages
+}
+
+type opMessages struct {
+	raw   []string // as the error said it, to recognise it again cheaply
+	kept  []ErrorMessage
+	other int64
 }
 
 // add counts n failures of op that ended with err. Only the first
 // MaxErrorMessages distinct messages a worker sees are kept; the
 // redaction, which is costly, runs once per kept message.
 func (t *messageTally) add(op db.Op, err error, n int64) {
-	if err == nil || int(op) >= db.NumOps || n <= 0 {
+	if err == nil || int(op) >= db.MaxOps || n <= 0 {
 		return
+	}
+	if t.ops == nil {
+		t.ops = new([db.MaxOps]opMessages)
 	}
 	o := &t.ops[op]
 	msg := err.Error()
@@ -89,6 +96,10 @@ func mergeMessages(tallies []*messageTally) []OpErrors {
 	sets := make([][]OpErrors, 0, len(tallies))
 	for _, t := range tallies {
 		var set []OpErrors
+		if t.ops == nil {
+			sets = append(sets, set)
+			continue
+		}
 		for op := range t.ops {
 			o := &t.ops[op]
 			if len(o.kept) > 0 || o.other > 0 {
@@ -108,7 +119,7 @@ func mergeMessages(tallies []*messageTally) []OpErrors {
 // lower bound for the kept messages.
 func MergeErrorMessages(sets ...[]OpErrors) []OpErrors {
 	var out []OpErrors
-	for op := range db.NumOps {
+	for op := range db.MaxOps {
 		counts := map[string]int64{}
 		var other int64
 		for _, set := range sets {

@@ -36,12 +36,13 @@ func PercentileKey(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64
 // the totals and throughput. YCSB counts the operations its workload issues;
 // it times INSERT-BATCH (one call for many counted inserts), VERIFY (part of
 // a read) and CLEANUP (once per worker at the end) without counting them.
+// A native workload's named operations are each what its workload issues.
 func CountsAsOperation(op db.Op) bool {
 	switch op {
 	case db.Read, db.Update, db.Insert, db.Scan, db.ReadModifyWrite, db.Delete:
 		return true
 	}
-	return false
+	return int(op) >= db.NumOps && int(op) < db.MaxOps
 }
 
 // MeasurementName returns YCSB's name for the measurement of op: the op's own

@@ -50,7 +50,7 @@ type Interval struct {
 	// then successes before failures.
 	Measurements []Measurement
 	// Status counts the samples of each operation by status.
-	Status [db.NumOps][db.NumStatuses]int64
+	Status [db.MaxOps][db.NumStatuses]int64
 	// ScheduleLag is the schedule lag (Summary.ScheduleLag) of the
 	// operations that ended in this interval, in µs; nil when it is not
 	// recorded or no operation ended.
@@ -93,7 +93,7 @@ type Summary struct {
 	// histograms, because YCSB prints its status counts under its own name.
 	Measurements []Measurement
 	// Status counts the samples of each operation by status.
-	Status [db.NumOps][db.NumStatuses]int64
+	Status [db.MaxOps][db.NumStatuses]int64
 	// Intervals is the time series of the run.
 	Intervals []IntervalStats
 	// RecordStalls counts the Record calls that found their ring full and

@@ -91,9 +91,9 @@ var _ prometheus.Collector = (*Sink)(nil)
 
 // series is what the phases of one command measured.
 type series struct {
-	status [db.NumOps][db.NumStatuses]int64
+	status [db.MaxOps][db.NumStatuses]int64
 	// service and intended are by operation, then successes and failures.
-	service, intended [db.NumOps][2]histogram
+	service, intended [db.MaxOps][2]histogram
 	lag               histogram
 	done              int64 // operations ended in the running phase
 	inFlight          int64

@@ -104,7 +104,7 @@ func labels(m *dto.Metric) map[string]string {
 
 // statusCounts maps "command op status" to the counts of status, as
 // counts does.
-func statusCounts(command string, status *[db.NumOps][db.NumStatuses]int64) map[string]float64 {
+func statusCounts(command string, status *[db.MaxOps][db.NumStatuses]int64) map[string]float64 {
 	out := map[string]float64{}
 	for op := range status {
 		for st, n := range status[op] {
@@ -125,7 +125,7 @@ type scraper struct {
 	url     string
 	command string
 	mu      sync.Mutex
-	seen    [db.NumOps][db.NumStatuses]int64
+	seen    [db.MaxOps][db.NumStatuses]int64
 	during  int // scrapes taken while the phase ran
 }
 

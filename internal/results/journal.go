@@ -149,7 +149,7 @@ func (j *Journal) Close(partial bool) error {
 	return err
 }
 
-func statusMap(counts *[db.NumOps][db.NumStatuses]int64) map[string]map[string]int64 {
+func statusMap(counts *[db.MaxOps][db.NumStatuses]int64) map[string]map[string]int64 {
 	out := map[string]map[string]int64{}
 	for op := range counts {
 		for st, n := range counts[op] {
@@ -254,7 +254,7 @@ func (jr *journalReader) interval(l *journalLine) error {
 		stats.Measurements = append(stats.Measurements, ms)
 	}
 	for opName, counts := range l.Status {
-		op, ok := db.ParseOp(opName)
+		op, ok := parseOp(opName)
 		if !ok {
 			return fmt.Errorf("journal line %d: unknown operation %q", jr.lineNo, opName)
 		}
@@ -275,7 +275,7 @@ func (jr *journalReader) interval(l *journalLine) error {
 // measurement adds one operation's histograms of an interval to the
 // run's, and returns the interval's figures of it.
 func (jr *journalReader) measurement(mr MeasurementResult) (measure.MeasurementStats, error) {
-	op, ok := db.ParseOp(mr.Op)
+	op, ok := parseOp(mr.Op)
 	if !ok {
 		return measure.MeasurementStats{}, fmt.Errorf("journal line %d: unknown operation %q", jr.lineNo, mr.Op)
 	}

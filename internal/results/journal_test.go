@@ -399,7 +399,7 @@ func TestReadJournalRefusesDamage(t *testing.T) {
 		{"a line torn in the middle, not at the end", header + first[:len(first)/2] + "\n" + intervals[1] + end, "journal line 2"},
 		{"an interval's histogram damaged", header + histogram.ReplaceAllString(first, `"histogram":"HISTFAAAAEV4nJNpmSzMwMDAxgABzFCaEUoz2X-AsQAAAAA="`) + end, "histogram"},
 		{"an interval's histogram not base64", header + histogram.ReplaceAllString(first, `"histogram":"!!"`) + end, "decode histogram"},
-		{"an unknown operation", header + regexp.MustCompile(`"op":"[A-Z]+"`).ReplaceAllString(first, `"op":"FROB"`) + end, `unknown operation "FROB"`},
+		{"an unknown operation", header + regexp.MustCompile(`"op":"[A-Z]+"`).ReplaceAllString(first, `"op":"FR OB"`) + end, `unknown operation "FR OB"`},
 		{"a newer format", strings.Replace(header, `"format_version":2`, `"format_version":99`, 1) + first + end, "format_version 99"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

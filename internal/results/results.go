@@ -293,7 +293,7 @@ func summaryResult(ls *measure.LatencySummary) *LatencyResult {
 func (r *Results) errorMessages() ([]measure.OpErrors, error) {
 	var out []measure.OpErrors
 	for _, or := range r.ErrorMessages {
-		op, ok := db.ParseOp(or.Op)
+		op, ok := parseOp(or.Op)
 		if !ok {
 			return nil, fmt.Errorf("results error messages: unknown operation %q", or.Op)
 		}
@@ -408,7 +408,7 @@ func (r *Results) Summary() (*measure.Summary, error) {
 	}
 	s.ErrorMessages = errs
 	for opName, counts := range r.Status {
-		op, ok := db.ParseOp(opName)
+		op, ok := parseOp(opName)
 		if !ok {
 			return nil, fmt.Errorf("results status: unknown operation %q", opName)
 		}
@@ -424,7 +424,7 @@ func (r *Results) Summary() (*measure.Summary, error) {
 		}
 	}
 	for _, mr := range r.Measurements {
-		op, ok := db.ParseOp(mr.Op)
+		op, ok := parseOp(mr.Op)
 		if !ok {
 			return nil, fmt.Errorf("results measurement %q: unknown operation %q", mr.Name, mr.Op)
 		}
@@ -447,7 +447,7 @@ func (r *Results) Summary() (*measure.Summary, error) {
 			OpsPerSec:  ir.OpsPerSec,
 		}
 		for _, mr := range ir.Measurements {
-			op, ok := db.ParseOp(mr.Op)
+			op, ok := parseOp(mr.Op)
 			if !ok {
 				return nil, fmt.Errorf("results interval %d measurement %q: unknown operation %q", ir.Index, mr.Name, mr.Op)
 			}
@@ -514,4 +514,12 @@ func latencySummary(lr *LatencyResult) *measure.LatencySummary {
 		}
 	}
 	return ls
+}
+
+// parseOp reads an operation's name from a results file or journal:
+// YCSB's, or a native workload's named operation, registered the first
+// time so that every reader in the process agrees on its code.
+func parseOp(name string) (db.Op, bool) {
+	op, err := db.NamedOp(name)
+	return op, err == nil
 }

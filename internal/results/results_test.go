@@ -170,7 +170,7 @@ func TestReadJSONErrors(t *testing.T) {
 		{"cut short", valid[:len(valid)/2], "unexpected EOF"},
 		{"future version", strings.Replace(valid, `"format_version": 2`, `"format_version": 3`, 1), "format_version 3"},
 		{"no version", `{"phase": "run"}`, "format_version 0"},
-		{"unknown op", strings.Replace(valid, `"op": "UPDATE"`, `"op": "UPSERT"`, 1), `unknown operation "UPSERT"`},
+		{"unknown op (not a name a summary can print)", strings.Replace(valid, `"op": "UPDATE"`, `"op": "UP SERT"`, 1), `unknown operation "UP SERT"`},
 		{"unknown status", strings.Replace(valid, `"NOT_FOUND": 2`, `"MISSING": 2`, 1), `unknown status "MISSING"`},
 		{"negative status count", strings.Replace(valid, `"NOT_FOUND": 2`, `"NOT_FOUND": -2`, 1), "negative count"},
 		{"negative operations", strings.Replace(valid, `"operations": `, `"operations": -`, 1), "negative operations"},

@@ -21,7 +21,10 @@ import (
 
 // Config is one phase's set-up.
 type Config struct {
-	Core         *workload.Core
+	Core *workload.Core
+	// Ops, when set, runs the phase's operations instead of Core: a
+	// native workload's named operations.
+	Ops          OpRunner
 	Transactions bool // run phase; false is the load phase
 	Threads      int
 	// Operations to perform over all threads; 0 means no limit (then

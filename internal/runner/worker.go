@@ -106,6 +106,10 @@ func (ph *phaseWorkers) makeWorkerContexts(runCtx context.Context) (release func
 // end of the phase.
 func (ph *phaseWorkers) work(id int) {
 	cfg := ph.cfg
+	if cfg.Ops != nil {
+		ph.workOps(id)
+		return
+	}
 	wctx := ph.workerCtxs[id]
 	d := cfg.NewDB()
 	defer d.Close()

@@ -16,6 +16,7 @@ import (
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/embedded"
+	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
@@ -102,8 +103,12 @@ type Config struct {
 	OutDir  string
 	DataDir string // the embedded server's, when a point needs it
 	Drop    bool   // a load sweep's --drop
-	Limits  bench.Limits
-	Grace   time.Duration
+	// Native is the native workload a load sweep runs; nil for YCSB's.
+	// Each trial drops its collections first, as a YCSB load trial drops
+	// the table.
+	Native *native.File
+	Limits bench.Limits
+	Grace  time.Duration
 	// Stop, when closed, stops the trial under way gracefully (its
 	// results are kept, marked partial) and the sweep after it.
 	Stop  <-chan struct{}
@@ -457,8 +462,9 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 	}
 	exec := bench.Execution{
 		Target: bench.Target{
-			Settings: settings, Drop: s.cfg.Drop && s.plan.Command == "load",
-			Stop: s.cfg.Stop, Grace: s.cfg.Grace, Notify: s.notice,
+			Settings: settings, Drop: (s.cfg.Drop || s.cfg.Native != nil) && s.plan.Command == "load",
+			Native: s.cfg.Native,
+			Stop:   s.cfg.Stop, Grace: s.cfg.Grace, Notify: s.notice,
 		},
 		Limits: s.cfg.Limits,
 		Meta: func(prep *bench.Prepared) results.Meta {

@@ -25,7 +25,7 @@ type Data struct {
 	// at -target, and its latency thresholds judge intended latency
 	// unless they say otherwise.
 	Intended bool
-	Ops      [db.NumOps]OpData
+	Ops      [db.MaxOps]OpData
 }
 
 // OpData is one operation's figures.
@@ -60,8 +60,8 @@ func DataOf(r *results.Results) (*Data, error) {
 	return d, nil
 }
 
-func (d *Data) addStatus(status *[db.NumOps][db.NumStatuses]int64) {
-	for op := range db.NumOps {
+func (d *Data) addStatus(status *[db.MaxOps][db.NumStatuses]int64) {
+	for op := range db.MaxOps {
 		if !measure.CountsAsOperation(db.Op(op)) {
 			continue
 		}
@@ -99,14 +99,19 @@ func Evaluate(t Threshold, d *Data) Outcome {
 func (t Threshold) ops() []db.Op {
 	if t.Op == Overall {
 		var all []db.Op
-		for op := range db.NumOps {
+		for op := range db.MaxOps {
 			if measure.CountsAsOperation(db.Op(op)) {
 				all = append(all, db.Op(op))
 			}
 		}
 		return all
 	}
-	op, _ := db.ParseOp(t.Op)
+	// A named operation the run did not register has no data, which
+	// fails the threshold.
+	op, known := db.ParseOp(t.Op)
+	if !known {
+		return nil
+	}
 	return []db.Op{op}
 }
 

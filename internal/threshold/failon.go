@@ -133,15 +133,37 @@ func (c Change) matches(row analysis.Row) bool {
 // fails a CI job. A row without a verdict (one run a side) breaches
 // nothing: NoVerdicts counts the rows a condition could not judge.
 func Breaches(cs []Change, st *analysis.Study) (breaches []Breach, noVerdicts int) {
+	breaches, noVerdicts, _ = breachesOf(cs, st)
+	return breaches, noVerdicts
+}
+
+// Unmatched are the conditions of cs that no figure of the study
+// answers: an operation the runs did not do, a latency they did not
+// record. Like a threshold without data, such a condition fails: a CI
+// gate that cannot see what it guards must not pass.
+func Unmatched(cs []Change, st *analysis.Study) []Change {
+	_, _, matched := breachesOf(cs, st)
+	var out []Change
+	for i, c := range cs {
+		if !matched[i] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func breachesOf(cs []Change, st *analysis.Study) (breaches []Breach, noVerdicts int, matched []bool) {
+	matched = make([]bool, len(cs))
 	for _, cmp := range st.Comparisons {
 		name := st.Configs[cmp.Config].Name
 		for _, set := range cmp.Sets {
 			where := strings.Trim(set.Kind+", "+set.Point, ", ")
 			for _, row := range set.Rows {
-				for _, c := range cs {
+				for i, c := range cs {
 					if !c.matches(row) {
 						continue
 					}
+					matched[i] = true
 					if !row.Tested() {
 						noVerdicts++
 						continue
@@ -162,7 +184,7 @@ func Breaches(cs []Change, st *analysis.Study) (breaches []Breach, noVerdicts in
 			}
 		}
 	}
-	return breaches, noVerdicts
+	return breaches, noVerdicts, matched
 }
 
 // Sentence says what breached: "B: READ p99 +23.4% (significant,

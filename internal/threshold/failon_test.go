@@ -37,7 +37,7 @@ func TestParseChanges(t *testing.T) {
 		{"throughput<-5", "relative change in percent"},
 		{"p(90)>+10%", `percentile "p(90)"`},
 		{"latency>+10%", `unknown figure "latency"`},
-		{"FETCH:p(99)>+1%", `unknown operation "FETCH"`},
+		{"FE TCH:p(99)>+1%", `unknown operation "FE TCH"`},
 		{"p(99)=+1%", "no comparison"},
 		{"throughput<-5%,", "no comparison"},
 	} {
@@ -105,6 +105,16 @@ func TestBreaches(t *testing.T) {
 	got, nv := Breaches(cond, study(t, []float64{1000}, []float64{500}, []int64{1000}, []int64{5000}))
 	if len(got) != 0 || nv != 2 {
 		t.Errorf("single runs: %d breaches, %d without verdict; want 0 and 2", len(got), nv)
+	}
+	// A condition no figure answers (an operation the runs did not do)
+	// is unmatched, which fails it; the others are matched.
+	gate, err := ParseChanges("throughput<-5%,checkout:p(99)>+10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	un := Unmatched(gate, study(t, base, base, baseLat, baseLat))
+	if len(un) != 1 || un[0].Op != "checkout" {
+		t.Errorf("unmatched %v, want checkout:p(99) alone", un)
 	}
 }
 

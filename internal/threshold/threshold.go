@@ -7,8 +7,11 @@ package threshold
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/printable"
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/measure"
@@ -93,12 +96,9 @@ func parse(s string) (Threshold, error) {
 	}
 	t.Op = Overall
 	if op, rest, ok := strings.Cut(body, ":"); ok {
-		name := strings.ToUpper(strings.TrimSpace(op))
-		if name != Overall {
-			o, known := db.ParseOp(name)
-			if !known || !measure.CountsAsOperation(o) {
-				return t, fmt.Errorf("unknown operation %q (OVERALL, READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE or DELETE)", strings.TrimSpace(op))
-			}
+		name, err := operationName(strings.TrimSpace(op))
+		if err != nil {
+			return t, err
 		}
 		t.Op = name
 		body = strings.TrimSpace(rest)
@@ -284,4 +284,47 @@ func (t Threshold) holds(v float64) bool {
 		return v > t.Limit
 	}
 	return v >= t.Limit
+}
+
+// operationName is the operation a threshold names: OVERALL or one of
+// YCSB's, whatever their case, or a native workload's named operation as
+// written (its names are case-sensitive). Whether the workload has a
+// named operation is known only once its file is read: Judge finds no
+// data for one it lacks, which fails, and the commands check the names
+// against the workload before running (CheckOperations).
+func operationName(op string) (string, error) {
+	upper := strings.ToUpper(op)
+	if upper == Overall {
+		return Overall, nil
+	}
+	if o, known := db.ParseOp(upper); known && int(o) < db.NumOps {
+		if !measure.CountsAsOperation(o) {
+			return "", fmt.Errorf("operation %q is counted under the operations it is made of, not judged alone: accepted: OVERALL, READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE, DELETE or a native workload's operation", op)
+		}
+		return upper, nil
+	}
+	if op == "" || len(op) > db.MaxOpName || strings.ContainsAny(op, " \t\n;<>=()") || !printable.Clean(op) {
+		return "", fmt.Errorf("unknown operation %q: accepted: OVERALL, READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE, DELETE or a native workload's operation name", printable.String(op))
+	}
+	return op, nil
+}
+
+// CheckOperations refuses a threshold on an operation the workload does
+// not have: ycsb says YCSB's operations are the workload's, named lists
+// a native workload's operations.
+func CheckOperations(ts []Threshold, ycsb bool, named []string) error {
+	for _, t := range ts {
+		if t.Op == Overall {
+			continue
+		}
+		if o, known := db.ParseOp(t.Op); (ycsb && known && int(o) < db.NumOps) || slices.Contains(named, t.Op) {
+			continue
+		}
+		accepted := "OVERALL, READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE or DELETE"
+		if !ycsb {
+			accepted = strings.Join(append([]string{"OVERALL"}, named...), ", ")
+		}
+		return fmt.Errorf("--threshold %s: the workload has no operation %q: accepted: %s", printable.String(t.String()), printable.String(t.Op), accepted)
+	}
+	return nil
 }

@@ -52,8 +52,8 @@ func TestParseRefuses(t *testing.T) {
 		{"READ:p(0)<5ms", "above 0 and at most 100"},
 		{"READ:p(101)<5ms", "above 0 and at most 100"},
 		{"READ:p(x)<5ms", "above 0 and at most 100"},
-		{"FETCH:p(99)<5ms", `unknown operation "FETCH"`},
-		{"INSERT-BATCH:p(99)<5ms", "unknown operation"},
+		{"FE TCH:p(99)<5ms", `unknown operation "FE TCH"`},
+		{"INSERT-BATCH:p(99)<5ms", "is counted under the operations it is made of"},
 		{"READ:median<5ms", `unknown statistic "median"`},
 		{"intended throughput>5", "intended latency goes with p(N), avg or max"},
 		{"errors<150%", "from 0 to 100"},
@@ -103,4 +103,51 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q prints as %q, which prints as %q", s, th.String(), again.String())
 		}
 	})
+}
+
+// TestNamedOperations: a native workload's operation is named as written
+// (its names are case-sensitive); YCSB's are found whatever their case;
+// CheckOperations refuses a name the workload does not have, before the
+// run, and a threshold on an operation the run never registered fails
+// for want of data.
+func TestNamedOperations(t *testing.T) {
+	t.Parallel()
+	for in, op := range map[string]string{"recentOrders:p(99)<5ms": "recentOrders", "read:p(99)<5ms": "READ", "FETCH:avg<1ms": "FETCH"} {
+		th, err := Parse(in)
+		if err != nil || th.Op != op {
+			t.Errorf("Parse(%q) = %q, %v; want operation %q", in, th.Op, err, op)
+		}
+	}
+	parse := func(s string) Threshold {
+		th, err := Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return th
+	}
+	named := []Threshold{parse("recentOrders:p(99)<5ms"), parse("errors<1%")}
+	if err := CheckOperations(named, false, []string{"recentOrders", "checkout"}); err != nil {
+		t.Errorf("a native workload's own operation refused: %v", err)
+	}
+	for _, tc := range []struct {
+		ts    []Threshold
+		ycsb  bool
+		named []string
+		says  string
+	}{
+		{[]Threshold{parse("recentOrder:p(99)<5ms")}, false, []string{"recentOrders"}, `no operation "recentOrder": accepted: OVERALL, recentOrders`},
+		{[]Threshold{parse("READ:p(99)<5ms")}, false, []string{"recentOrders"}, `no operation "READ"`},
+		{[]Threshold{parse("recentOrders:p(99)<5ms")}, true, nil, "accepted: OVERALL, READ, UPDATE"},
+	} {
+		if err := CheckOperations(tc.ts, tc.ycsb, tc.named); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("CheckOperations(%v): %v, want %q", tc.ts[0], err, tc.says)
+		}
+	}
+	if err := CheckOperations([]Threshold{parse("READ:p(99)<5ms")}, true, nil); err != nil {
+		t.Errorf("YCSB's READ refused on a YCSB workload: %v", err)
+	}
+	o := Evaluate(parse("neverRegisteredOp:p(99)<5ms"), &Data{Seconds: 1})
+	if o.HasData || o.Pass {
+		t.Errorf("a threshold on an operation the run never had: %+v, want no data and a failure", o)
+	}
 }

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// nativeShop is a small native workload: a load of 30 orders, then a
+// measure phase of 40 operations mixing a find by customer, an update
+// and an insert.
+const nativeShop = `
+parameters:
+  orders: 30
+collections:
+  orders:
+    documents: ${orders}
+    indexes: [{keys: {customer: 1}}]
+    document:
+      _id: {^number: {}}
+      customer: {^int64: {min: 1, max: 5}}
+      total: {^double: {min: 1, max: 100}}
+operations:
+  - {name: insertOrder, kind: insertOne, collection: orders}
+  - {name: byCustomer, kind: find, collection: orders, weight: 2, filter: {customer: {^int64: {min: 1, max: 5}}}, limit: 10}
+  - {name: touch, kind: updateOne, collection: orders, filter: {_id: {^ref: orders._id}}, update: {$inc: {touched: 1}}}
+phases:
+  load:
+    count: ${orders}
+    operations: [insertOrder]
+  measure: {count: 40, threads: 2}
+`
+
+// TestNativeLoadAndRun: load and run take a native workload through -P,
+// its parameters through -p, and print each named operation's section in
+// YCSB's summary shape.
+func TestNativeLoadAndRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(file, []byte(nativeShop), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url := freshURL(t)
+	load := mongobench(t, "load", "mongodb", "-P", file, "-p", "orders=25", "-p", "mongodb.url="+url, "--no-store")
+	if load.code != ExitOK {
+		t.Fatalf("load: exit %d\n%s", load.code, load.stderr)
+	}
+	checkThreeFields(t, load.stdout)
+	s := parseSummary(t, load.stdout)
+	if got := s.int(t, "insertOrder", "Return=OK"); got != 25 {
+		t.Errorf("load inserted %d orders, want the -p override's 25:\n%s", got, load.stdout)
+	}
+	run := mongobench(t, "run", "mongodb", "-P", file, "-p", "orders=25", "-p", "mongodb.url="+url, "--no-store")
+	if run.code != ExitOK {
+		t.Fatalf("run: exit %d\n%s", run.code, run.stderr)
+	}
+	s = parseSummary(t, run.stdout)
+	total := int64(0)
+	for _, op := range []string{"insertOrder", "byCustomer", "touch"} {
+		n := s.int(t, op, "Return=OK")
+		if n == 0 {
+			t.Errorf("run has no successful %s:\n%s", op, run.stdout)
+		}
+		total += n
+	}
+	if total != 40 || s.int(t, "OVERALL", "RunTime(ms)") <= 0 {
+		t.Errorf("run: %d operations OK, want all 40:\n%s", total, run.stdout)
+	}
+	if strings.Contains(run.stderr, "unknown property") {
+		t.Errorf("the workload's parameter was taken for a YCSB property:\n%s", run.stderr)
+	}
+}
+
+// TestNativeRefused: what cannot run says so in one line, exit 2.
+func TestNativeRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(file, []byte(strings.Replace(nativeShop, "kind: find", "kind: fnd", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noLoad := filepath.Join(dir, "noload.yaml")
+	if err := os.WriteFile(noLoad, []byte(strings.Replace(nativeShop, "  load:\n    count: ${orders}\n    operations: [insertOrder]\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"load", "mongodb", "-P", file}, file + ":14:30: operation byCustomer: kind \"fnd\" is not an operation kind"},
+		{[]string{"load", "mongodb", "-P", noLoad}, "-P " + noLoad + ": the workload has no load phase for mongobench load; add one under phases"},
+		{[]string{"sweep", "run", "mongodb", "-P", noLoad, "--vary", "threadcount=1,2"}, "sweep: -P " + noLoad + " is a native workload, which run sweeps do not run yet (load sweeps do)"},
+	} {
+		r := mongobench(t, tt.args...)
+		if r.code != ExitBadInput || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", tt.args, r.code, r.stderr, tt.want)
+		}
+	}
+}
+
+// TestNativeSweepLoad: a load sweep runs a native workload's load phase
+// at each point, its table's columns the phase's operations, each trial
+// into dropped collections.
+func TestNativeSweepLoad(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(file, []byte(nativeShop), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mongobench(t, "sweep", "load", "mongodb", "-P", file, "-p", "orders=10", "-p", "mongodb.url="+freshURL(t),
+		"--vary", "threadcount=1,2", "--repeat", "2", "--no-store", "--out-dir", filepath.Join(dir, "out"))
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	lines := strings.Split(r.stdout, "\n")
+	if !strings.Contains(lines[0], "insertOrder ops") {
+		t.Fatalf("the table's head is %q, want the load phase's operation", lines[0])
+	}
+	rows := 0
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		// threads, trial, runtime, throughput, insertOrder ops, …: every
+		// trial inserted all 10 orders, none a duplicate of the last
+		// trial's.
+		if len(f) > 5 && (f[1] == "1" || f[1] == "2") {
+			rows++
+			if f[4] != "10" {
+				t.Errorf("trial row %q: want 10 orders inserted", l)
+			}
+		}
+	}
+	if rows != 4 {
+		t.Errorf("%d trial rows, want 4:\n%s", rows, r.stdout)
+	}
+}
