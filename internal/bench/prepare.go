@@ -188,7 +188,7 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 	p.Database = mongo.DatabaseFromURL(p.URL)
 	p.Client, err = mongo.Open(setup, mongo.Config{
 		URL: p.URL, Database: p.Database, Upsert: t.Upsert, Threads: spec.Threads,
-		ConnectTimeout: t.Connect, OpTimeout: spec.OpTimeout,
+		ConnectTimeout: t.Connect, OpTimeout: spec.OpTimeout, Path: t.Path,
 	})
 	if err != nil {
 		return nil, t.step(err, "connecting to "+redact.URL(p.URL))
