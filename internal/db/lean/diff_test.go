@@ -272,3 +272,67 @@ func txnNumbersIncrease(cmds []nullserver.Command) error {
 	}
 	return nil
 }
+
+// TestServerGone checks that when the server goes away under a worker
+// holding a connection, operations fail with an error (not a hang, not a
+// success) and the binding closes cleanly.
+func TestServerGone(t *testing.T) {
+	s, err := nullserver.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := mongo.Open(context.Background(), mongo.Config{URL: s.URI(), Database: "ycsb", Threads: 1,
+		OpTimeout: 2 * time.Second, ConnectTimeout: time.Second, Path: mongo.PathLean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := c.NewDB()
+	ctx := context.Background()
+	if err := w.Read(ctx, "usertable", "user1", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Close()
+	for _, op := range []struct {
+		name string
+		run  func() error
+	}{
+		{"read", func() error { return w.Read(ctx, "usertable", "user1", nil, nil) }},
+		{"update", func() error {
+			return w.Update(ctx, "usertable", "user1", []db.Field{{Name: "field0", Value: []byte("x")}})
+		}},
+	} {
+		err := op.run()
+		if err == nil {
+			t.Errorf("%s after the server closed: no error", op.name)
+			continue
+		}
+		if st := db.StatusOf(err); st != db.Error && st != db.Timeout {
+			t.Errorf("%s after the server closed: %v (status %v), want ERROR or TIMEOUT", op.name, err, st)
+		}
+	}
+	_ = w.Close()
+	closeCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_ = c.Close(closeCtx)
+}
+
+// TestCancelled checks that an operation on a cancelled context returns
+// the cancellation at once, as the driver's path does.
+func TestCancelled(t *testing.T) {
+	s := start(t, serverKind{name: "standalone"})
+	c, err := mongo.Open(context.Background(), mongo.Config{URL: s.URI(), Database: "ycsb", Threads: 1, Path: mongo.PathLean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	w := c.NewDB()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := w.Read(ctx, "usertable", "user1", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := w.Read(ctx, "usertable", "user1", nil, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("read on a cancelled context: %v, want context.Canceled", err)
+	}
+}

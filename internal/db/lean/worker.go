@@ -265,6 +265,13 @@ func (w *worker) ensure(ctx context.Context) error {
 	w.mu.Lock()
 	w.h.release(false)
 	w.mu.Unlock()
+	// The driver bounds server selection and the checkout by the server
+	// selection timeout (serverSelectionTimeoutMS).
+	if t := w.c.cfg.Topology.GetServerSelectionTimeout(); t > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
 	srv, err := w.c.cfg.Topology.SelectServer(ctx, w.c.sel)
 	if err != nil {
 		return err
@@ -319,6 +326,12 @@ func (w *worker) watch(ctx context.Context) {
 	})
 }
 
+// minReplyBuffer is the reply buffer a worker starts with: a YCSB record
+// of 10 fields of 100 bytes comes back in 1.2 KiB, and at 1,000 workers
+// every KiB here is a MiB of heap, twice over once the garbage collector's
+// goal is counted. Larger replies grow the buffer to fit.
+const minReplyBuffer = 2 << 10
+
 // roundTrip sends w.out and returns the reply, on the raw socket when the
 // worker has it, else through the driver's connection.
 func (w *worker) roundTrip(ctx context.Context, deadline time.Time) ([]byte, error) {
@@ -332,8 +345,8 @@ func (w *worker) roundTrip(ctx context.Context, deadline time.Time) ([]byte, err
 		if _, err := raw.Write(w.out); err != nil {
 			return nil, err
 		}
-		if cap(w.in) < 16<<10 {
-			w.in = make([]byte, 16<<10)
+		if cap(w.in) < minReplyBuffer {
+			w.in = make([]byte, minReplyBuffer)
 		}
 		in := w.in[:cap(w.in)]
 		n, err := io.ReadAtLeast(raw, in, 4)
