@@ -193,6 +193,9 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 	if err != nil {
 		return nil, t.step(err, "connecting to "+redact.URL(p.URL))
 	}
+	if path, fallbacks := p.Client.Path(); path == mongo.PathLean {
+		t.notify(Info, "mongodb.path=lean: the lean wire path takes what it covers; to the driver's path go %s", strings.Join(fallbacks, "; "))
+	}
 	if !t.OperationsOnly {
 		if p.Monitor, err = mongo.OpenMonitor(mongo.Config{URL: p.URL, ConnectTimeout: t.Connect}); err != nil {
 			return nil, err
