@@ -64,6 +64,10 @@ func (w *worker) encode(k kind, table, key string, fields []string, values []db.
 		if retryWrite {
 			out = bsoncore.AppendInt64Element(out, "txnNumber", w.txn)
 		}
+	}
+	// The driver gossips the cluster time to every server recent enough
+	// to know it, with sessions or without.
+	if d.WireVersion != nil && d.WireVersion.Max >= 6 {
 		if ct := w.c.cfg.Clock.GetClusterTime(); ct != nil {
 			if v, err := ct.LookupErr("$clusterTime"); err == nil {
 				out = bsoncore.AppendHeader(out, bsoncore.Type(v.Type), "$clusterTime")

@@ -8,7 +8,11 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/description"
+	//lint:ignore SA1019 the clock the topology and the lean path share
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/session"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/wiremessage"
 
 	"github.com/mongobench/mongobench/internal/db"
@@ -153,3 +157,46 @@ func TestMaxTimeMS(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterTimeGossip: a reply's $clusterTime advances the shared clock
+// and the next command carries it after the session fields, where the
+// driver puts it; an older one does not move the clock back.
+func TestClusterTimeGossip(t *testing.T) {
+	//lint:ignore SA1019 the clock the topology and the lean path share
+	clock := new(session.ClusterClock)
+	c := &Client{cfg: Config{Clock: clock, Database: "ycsb"}}
+	w := &worker{c: c, lsid: c.newSession()}
+	w.h.desc = description.Server{Kind: description.ServerKindMongos, WireVersion: &description.VersionRange{Max: 21}, SessionTimeoutMinutes: ptr(int64(30))}
+	ct := func(sec uint32) bson.D {
+		return bson.D{{Key: "clusterTime", Value: bson.Timestamp{T: sec, I: 1}}, {Key: "signature", Value: bson.D{{Key: "keyId", Value: int64(7)}}}}
+	}
+	for _, sec := range []uint32{100, 50} {
+		var r reply
+		if err := r.parse(opMsg(t, bson.D{{Key: "n", Value: int32(1)}, {Key: "ok", Value: 1.0}, {Key: "$clusterTime", Value: ct(sec)}})); err != nil {
+			t.Fatal(err)
+		}
+		w.gossip(r.clusterTime)
+	}
+	w.txn = 3
+	if err := w.encode(write, "usertable", "user1", nil, nil, nil, opDelete, true, 0); err != nil {
+		t.Fatal(err)
+	}
+	body, _, ok := bsoncore.ReadDocument(w.out[21:])
+	if !ok {
+		t.Fatal("no body")
+	}
+	var keys []string
+	elems, _ := bson.Raw(body).Elements()
+	for _, e := range elems {
+		keys = append(keys, e.Key())
+	}
+	if want := []string{"delete", "ordered", "lsid", "txnNumber", "$clusterTime", "$db"}; !slices.Equal(keys, want) {
+		t.Errorf("fields %v, want %v", keys, want)
+	}
+	got := bson.Raw(body).Lookup("$clusterTime", "clusterTime")
+	if sec, _ := got.Timestamp(); sec != 100 {
+		t.Errorf("$clusterTime %v, want the later one (100)", got)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
