@@ -120,17 +120,21 @@ func (w *worker) Delete(ctx context.Context, table, key string) error {
 // InsertBatch is an unordered insert of every record in one message, or
 // the driver's when the batch is larger than one message may be.
 func (w *worker) InsertBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
-	if w.c.inserts != "" || w.bi == nil {
-		if w.bi == nil {
-			return db.ErrNotImplemented
-		}
-		return w.bi.InsertBatch(ctx, table, keys, values)
+	if w.c.inserts != "" {
+		return w.fallbackBatch(ctx, table, keys, values)
 	}
 	_, err := w.do(ctx, write, table, "", nil, nil, &batch{keys: keys, values: values}, opInsertMany)
 	if errors.Is(err, errTooLarge) {
-		return w.bi.InsertBatch(ctx, table, keys, values)
+		return w.fallbackBatch(ctx, table, keys, values)
 	}
 	return err
+}
+
+func (w *worker) fallbackBatch(ctx context.Context, table string, keys []string, values [][]db.Field) error {
+	if w.bi == nil {
+		return db.ErrNotImplemented
+	}
+	return w.bi.InsertBatch(ctx, table, keys, values)
 }
 
 // Close gives the connection back to the pool.
