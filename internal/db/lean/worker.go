@@ -221,10 +221,17 @@ func (w *worker) do(ctx context.Context, k kind, table, key string, fields []str
 		}
 		w.gossip(r.clusterTime)
 		if r.ok {
-			if err := r.writeError(op); err != nil {
-				return nil, err
+			err := r.writeError(op)
+			if err == nil {
+				return r, nil
 			}
-			return r, nil
+			// A write concern error labelled retryable is retried, as the
+			// driver retries it; write errors are not.
+			if retryable && r.wcError.Type != 0 && r.retryable(true) {
+				last = err
+				continue
+			}
+			return nil, err
 		}
 		cerr := r.commandError()
 		if derr, ok := cerr.(driver.Error); ok && (derr.NotPrimary() || derr.NodeIsRecovering()) {
