@@ -248,14 +248,12 @@ type selector struct{ threshold time.Duration }
 func (s selector) SelectServer(t description.Topology, cands []description.Server) ([]description.Server, error) {
 	var out []description.Server
 	switch t.Kind {
-	case description.TopologyKindSingle, description.TopologyKindLoadBalanced:
-		out = cands
-	case description.TopologyKindSharded:
+	case description.TopologyKindSingle, description.TopologyKindLoadBalanced, description.TopologyKindSharded:
 		out = cands
 	default:
-		for _, s := range cands {
-			if s.Kind == description.ServerKindRSPrimary {
-				out = append(out, s)
+		for _, srv := range cands {
+			if srv.Kind == description.ServerKindRSPrimary {
+				out = append(out, srv)
 			}
 		}
 	}
@@ -263,8 +261,8 @@ func (s selector) SelectServer(t description.Topology, cands []description.Serve
 		return out, nil
 	}
 	least := out[0].AverageRTT
-	for _, s := range out[1:] {
-		least = min(least, s.AverageRTT)
+	for _, srv := range out[1:] {
+		least = min(least, srv.AverageRTT)
 	}
 	var kept []description.Server
 	for _, srv := range out {
