@@ -195,10 +195,13 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 	p.Database = mongo.DatabaseFromURL(p.URL)
 	p.Client, err = mongo.Open(setup, mongo.Config{
 		URL: p.URL, Database: p.Database, Upsert: t.Upsert, Threads: spec.Threads,
-		ConnectTimeout: t.Connect, OpTimeout: spec.OpTimeout,
+		ConnectTimeout: t.Connect, OpTimeout: spec.OpTimeout, Path: t.Path,
 	})
 	if err != nil {
 		return nil, t.step(err, "connecting to "+redact.URL(p.URL))
+	}
+	if path, fallbacks := p.Client.Path(); path == mongo.PathLean {
+		t.notify(Info, "mongodb.path=lean: the lean wire path takes what it covers; to the driver's path go %s", strings.Join(fallbacks, "; "))
 	}
 	if !t.OperationsOnly {
 		if p.Monitor, err = mongo.OpenMonitor(mongo.Config{URL: p.URL, ConnectTimeout: t.Connect}); err != nil {

@@ -166,7 +166,7 @@ func TestPrepareStopped(t *testing.T) {
 	t.Parallel()
 	stop := make(chan struct{})
 	close(stop)
-	set := settings(t, "run", fmt.Sprintf("mongodb.url=%sstopped%d", embeddedtest.Server().URI(), dbCounter.Add(1)), "recordcount=10", "operationcount=10")
+	set := settings(t, "run", fmt.Sprintf("mongodb.url=%sstopped%d", embeddedtest.Server().URI(), dbCounter.Add(1)), "recordcount=10", "operationcount=10", "operationcount=10")
 	_, err := Prepare(context.Background(), Target{Settings: set, Stop: stop})
 	var intr *Interrupted
 	if !errors.As(err, &intr) || !strings.HasPrefix(intr.Step, "connecting to ") && !strings.HasPrefix(intr.Step, "counting the documents") {
@@ -237,5 +237,50 @@ func TestPreloadSpec(t *testing.T) {
 	}
 	if run.Target != 10 || !run.Transactions {
 		t.Errorf("preloadSpec changed the run's own spec")
+	}
+}
+
+// TestWirePath: mongodb.path chooses the binding's wire path (driver by
+// default), a bad value is refused naming the accepted ones, and a phase
+// on the lean path says what it leaves to the driver's.
+func TestWirePath(t *testing.T) {
+	t.Parallel()
+	if got := settings(t, "run", "recordcount=10", "operationcount=10").Path; got != mongo.PathDriver {
+		t.Errorf("default path %q, want %q", got, mongo.PathDriver)
+	}
+	if got := settings(t, "run", "recordcount=10", "operationcount=10", "mongodb.path=lean").Path; got != mongo.PathLean {
+		t.Errorf("mongodb.path=lean: path %q", got)
+	}
+	p, err := workload.Parse(strings.NewReader("recordcount=10\noperationcount=10\nmongodb.path=fast"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := ResolveSpec("run", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = ResolveSettings("run", p, s, "")
+	var ie InputError
+	if !errors.As(err, &ie) || err.Error() != `mongodb.path="fast" is invalid: expected driver or lean` {
+		t.Errorf("mongodb.path=fast: %v", err)
+	}
+
+	url := fmt.Sprintf("%sprep%d", embeddedtest.Server().URI(), dbCounter.Add(1))
+	var said notices
+	set := settings(t, "load", "mongodb.url="+url, "mongodb.path=lean", "recordcount=10", "operationcount=10", "threadcount=2")
+	prep, err := Prepare(context.Background(), Target{Settings: set, Drop: true, Notify: said.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prep.Close(context.Background())
+	if !said.find(Info, "mongodb.path=lean: the lean wire path takes what it covers; to the driver's path go scan:") {
+		t.Errorf("no notice of what the lean path leaves to the driver: %+v", said)
+	}
+	out, _, err := prep.Run(context.Background(), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Summary.Status[db.Insert][db.OK]; got != 10 {
+		t.Errorf("load on the lean path: %d inserts OK, want 10", got)
 	}
 }

@@ -38,6 +38,7 @@ type Settings struct {
 	URL       string // with deprecated options applied; may hold a password; "" for the embedded server
 	BatchSize int
 	Upsert    bool
+	Path      string        // mongodb.path: the wire path of the hot operations
 	Connect   time.Duration // mongodb.connecttimeout
 	Shard     Shard         // mongodb.shardkey: the collection's shard key, set up or checked
 }
@@ -109,6 +110,15 @@ func ResolveSettings(command string, props *workload.Properties, spec *workload.
 			return nil, nil, inputErrorf("mongodb.upsert=%q is invalid: expected true or false", v)
 		}
 		s.Upsert = b
+	}
+	s.Path = mongo.PathDriver
+	if v, ok := props.Get("mongodb.path"); ok {
+		switch p := strings.TrimSpace(v); p {
+		case mongo.PathDriver, mongo.PathLean:
+			s.Path = p
+		default:
+			return nil, nil, inputErrorf("mongodb.path=%q is invalid: expected %s or %s", v, mongo.PathDriver, mongo.PathLean)
+		}
 	}
 	if v, ok := props.Get("mongodb.connecttimeout"); ok {
 		d, err := workload.ParseSeconds(v, 0, MaxConnectTimeout)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/db/mongo"
 )
 
 // benchServer starts the null server for benchmarks: as a child process
@@ -38,7 +40,7 @@ func BenchmarkClientPath(b *testing.B) {
 	srv := benchServer(b)
 	m := &measurer{url: srv.uri, server: srv}
 	ctx := context.Background()
-	for _, path := range []string{"mongobench", "bare"} {
+	for _, path := range []string{"mongobench", "lean", "bare"} {
 		for _, threads := range []int{1, 16, 64} {
 			b.Run(path+"/threads="+strconv.Itoa(threads), func(b *testing.B) {
 				o := Options{Operations: int64(b.N), Threads: []int{threads}, SkipExtras: true, ServerURI: srv.uri}
@@ -53,10 +55,13 @@ func BenchmarkClientPath(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				var f Figures
-				if path == "bare" {
+				switch path {
+				case "bare":
 					f, err = m.bare(ctx, spec, threads, int64(b.N))
-				} else {
-					f, err = m.mongobench(ctx, spec, pt)
+				case "lean":
+					f, err = m.mongobench(ctx, spec, pt, mongo.PathLean)
+				default:
+					f, err = m.mongobench(ctx, spec, pt, mongo.PathDriver)
 				}
 				b.StopTimer()
 				if err != nil {

@@ -52,6 +52,12 @@ const (
 	// MaxRSSBytes bounds the resident memory at MemoryThreads threads.
 	MaxRSSBytes   = 100 << 20
 	MemoryThreads = 1000
+	// MaxLeanRatio is the most the lean path's CPU per operation may be,
+	// as a multiple of the bare driver loop's, at 1 and at 16 threads.
+	MaxLeanRatio = 0.5
+	// MaxRSSRatio bounds each path's peak resident memory at
+	// MemoryThreads threads, as a multiple of the bare driver loop's.
+	MaxRSSRatio = 1.1
 )
 
 // ServerMode says which null server a calibration used.
@@ -277,6 +283,9 @@ type Report struct {
 	// Extras holds workload a and the load phase at RefThreads.
 	Extras []Point `json:"extras,omitempty"`
 	Goals  []Goal  `json:"goals"`
+	// LeanFallbacks names what the lean path left to the driver's under
+	// the calibration's options.
+	LeanFallbacks []string `json:"lean_fallbacks,omitempty"`
 	// Partial is true when the calibration was interrupted: the points
 	// present were measured in full, the rest are missing.
 	Partial bool `json:"partial,omitempty"`
@@ -311,7 +320,15 @@ type Point struct {
 	// RefThreads.
 	VsRef *float64 `json:"vs_ref,omitempty"`
 
+	// Lean is the same measurement on the lean wire path
+	// (mongodb.path=lean); Mongobench is on the driver's.
+	Lean *Figures `json:"lean,omitempty"`
+	// LeanOverheadPct is the lean path's CPU per operation over the bare
+	// loop's, minus one, in percent.
+	LeanOverheadPct *float64 `json:"lean_overhead_pct,omitempty"`
+
 	MongobenchTrials []Figures `json:"mongobench_trials"`
+	LeanTrials       []Figures `json:"lean_trials,omitempty"`
 	BareTrials       []Figures `json:"bare_trials,omitempty"`
 }
 
@@ -394,6 +411,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		if err != nil {
 			rep.Partial = true
+			rep.LeanFallbacks = m.leanFallbacks
 			rep.finish()
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
@@ -406,6 +424,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			rep.Sweep = append(rep.Sweep, *p)
 		}
 	}
+	rep.LeanFallbacks = m.leanFallbacks
 	rep.finish()
 	return rep, nil
 }
@@ -473,6 +492,19 @@ func goals(r *Report) []Goal {
 			Detail: fmt.Sprintf("%s: mongobench %.1f µs/op, bare %.1f µs/op: %.2f×", p.Name, p.Mongobench.CPUPerOpUs, p.Bare.CPUPerOpUs, ratio),
 		})
 	}
+	for _, threads := range []int{RefThreads, 1} {
+		name := fmt.Sprintf("lean path CPU/op at %d thread%s ≤ %.1f× the bare driver loop", threads, plural(threads), MaxLeanRatio)
+		p := r.sweepAt(threads)
+		if p == nil || p.Bare == nil || p.Bare.CPUPerOpUs <= 0 || p.Lean == nil {
+			out = append(out, Goal{Name: name, Detail: fmt.Sprintf("add %d to -threads", threads)})
+			continue
+		}
+		ratio := p.Lean.CPUPerOpUs / p.Bare.CPUPerOpUs
+		out = append(out, Goal{
+			Name: name, Measured: true, Holds: ratio <= MaxLeanRatio, Value: ratio, Limit: MaxLeanRatio,
+			Detail: fmt.Sprintf("%s: lean %.1f µs/op, bare %.1f µs/op: %.2f×", p.Name, p.Lean.CPUPerOpUs, p.Bare.CPUPerOpUs, ratio),
+		})
+	}
 	ref := r.sweepAt(RefThreads)
 	for _, e := range r.Extras {
 		name := fmt.Sprintf("%s CPU/op at %d threads ≤ %.1f× the %d-thread %s figure", e.Name, RefThreads, MaxVariantRatio, RefThreads, r.Workload)
@@ -503,9 +535,25 @@ func goals(r *Report) []Goal {
 			Detail: fmt.Sprintf("%d threads: %.1f MiB", mem.Threads, mib),
 		})
 	}
+	for _, path := range []string{"driver", "lean"} {
+		name := fmt.Sprintf("%s path peak RSS at %d threads ≤ %.1f× the bare driver loop's", path, MemoryThreads, MaxRSSRatio)
+		if mem == nil || mem.Bare == nil || mem.Bare.PeakRSSBytes <= 0 || (path == "lean" && mem.Lean == nil) {
+			out = append(out, Goal{Name: name, Detail: fmt.Sprintf("add %d to -threads", MemoryThreads)})
+			continue
+		}
+		f := mem.Mongobench
+		if path == "lean" {
+			f = *mem.Lean
+		}
+		ratio := float64(f.PeakRSSBytes) / float64(mem.Bare.PeakRSSBytes)
+		out = append(out, Goal{
+			Name: name, Measured: true, Holds: ratio <= MaxRSSRatio, Value: ratio, Limit: MaxRSSRatio,
+			Detail: fmt.Sprintf("%.1f MiB, bare %.1f MiB: %.2f×", float64(f.PeakRSSBytes)/(1<<20), float64(mem.Bare.PeakRSSBytes)/(1<<20), ratio),
+		})
+	}
 	out = append(out, Goal{
-		Name:   "memory flat (±10%) from 10^6 to 10^8 operations",
-		Detail: "beyond calibrate's runs: compare the peak RSS of runs with -operationcount 1000000 and 100000000",
+		Name:   "memory flat (±10%) from 10^5 to 10^7 operations",
+		Detail: "beyond calibrate's runs: scripts/memory.sh compares the peak RSS of runs of growing -operationcount",
 	})
 	return out
 }

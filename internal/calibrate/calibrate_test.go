@@ -89,6 +89,16 @@ func TestRunInProcess(t *testing.T) {
 		if p.Phase != "run" || p.Mongobench.Operations != 2000 {
 			t.Errorf("%d threads: phase %q, %d operations", p.Threads, p.Phase, p.Mongobench.Operations)
 		}
+		if p.Lean == nil || p.LeanOverheadPct == nil || len(p.LeanTrials) != 1 || p.Lean.Operations != 2000 {
+			t.Fatalf("%d threads: no lean path figures: %+v", p.Threads, p)
+		}
+		positive(t, fmt.Sprintf("%s at %d lean", p.Name, p.Threads), *p.Lean)
+		if want := 100 * (p.Lean.CPUPerOpUs/p.Bare.CPUPerOpUs - 1); math.Abs(*p.LeanOverheadPct-want) > 1e-9 {
+			t.Errorf("%d threads: lean overhead %g%%, want %g%%", p.Threads, *p.LeanOverheadPct, want)
+		}
+	}
+	if len(rep.LeanFallbacks) != 1 || !strings.HasPrefix(rep.LeanFallbacks[0], "scan:") {
+		t.Errorf("lean fallbacks %q, want scans only", rep.LeanFallbacks)
 	}
 	if !slices.Equal(threads, []int{1, 4, RefThreads}) {
 		t.Errorf("sweep threads %v, want [1 4 %d]", threads, RefThreads)
@@ -97,6 +107,11 @@ func TestRunInProcess(t *testing.T) {
 	for _, p := range rep.Extras {
 		names = append(names, p.Name)
 		positive(t, p.Name, p.Mongobench)
+		if p.Lean == nil {
+			t.Errorf("extra %s: no lean path figures", p.Name)
+		} else {
+			positive(t, p.Name+" lean", *p.Lean)
+		}
 		if p.Threads != RefThreads || p.Bare != nil || p.VsRef == nil || *p.VsRef <= 0 {
 			t.Errorf("extra %s: %+v", p.Name, p)
 		}
@@ -116,12 +131,14 @@ func TestRunInProcess(t *testing.T) {
 			}
 		}
 	}
-	// 16 and 1 thread against the bare loop, workload a, two loads.
-	if measured != 5 || len(rep.Goals) != 7 {
-		t.Errorf("%d goals, %d measured; want 7 and 5: %+v", len(rep.Goals), measured, rep.Goals)
+	// 16 and 1 thread against the bare loop on each path, workload a, two
+	// loads; the three memory goals and flatness need 1000 threads.
+	if measured != 7 || len(rep.Goals) != 11 {
+		t.Errorf("%d goals, %d measured; want 11 and 7: %+v", len(rep.Goals), measured, rep.Goals)
 	}
-	if got := strings.Count(progress.String(), "\n"); got != 3*2+3 {
-		t.Errorf("%d progress lines, want one per measurement (9):\n%s", got, progress.String())
+	// Three sweep points on three paths, three extras on two.
+	if got := strings.Count(progress.String(), "\n"); got != 3*3+3*2 {
+		t.Errorf("%d progress lines, want one per measurement (15):\n%s", got, progress.String())
 	}
 	var out bytes.Buffer
 	if err := WriteReport(&out, rep); err != nil {

@@ -41,9 +41,11 @@ const connectTimeout = 10 * time.Second
 const calibrationSeed = 1
 
 type measurer struct {
-	url      string
-	server   *server
-	progress io.Writer
+	// leanFallbacks is what the lean path left to the driver's.
+	leanFallbacks []string
+	url           string
+	server        *server
+	progress      io.Writer
 }
 
 func (m *measurer) logf(format string, args ...any) {
@@ -77,38 +79,54 @@ func (m *measurer) measurePoint(ctx context.Context, o *Options, pt point) (*Poi
 			p.BareTrials = append(p.BareTrials, f)
 			return nil
 		}
-		// The bare loop goes first in odd trials and second in even ones,
-		// so that neither path always inherits the other's after-effects.
-		if pt.bare && i%2 == 0 {
-			if err := runBare(); err != nil {
-				return nil, err
+		runPath := func(path string) error {
+			f, err := m.mongobench(ctx, spec, pt, path)
+			if err != nil {
+				return fmt.Errorf("%s at %d threads (mongodb.path=%s): %w", pt.name, pt.threads, path, err)
 			}
+			name := "mongobench"
+			if path == mongo.PathLean {
+				name = "lean"
+				p.LeanTrials = append(p.LeanTrials, f)
+			} else {
+				p.MongobenchTrials = append(p.MongobenchTrials, f)
+			}
+			m.logf("calibrate: %-20s %4d threads  %-10s  %s%s", pt.name, pt.threads, name, f.brief(), trial)
+			return nil
 		}
-		f, err := m.mongobench(ctx, spec, pt)
-		if err != nil {
-			return nil, fmt.Errorf("%s at %d threads: %w", pt.name, pt.threads, err)
+		// The measurements take turns, each trial starting one further
+		// along, so that none always inherits another's after-effects.
+		steps := []func() error{func() error { return runPath(mongo.PathDriver) }, func() error { return runPath(mongo.PathLean) }}
+		if pt.bare {
+			steps = append([]func() error{runBare}, steps...)
 		}
-		m.logf("calibrate: %-20s %4d threads  mongobench  %s%s", pt.name, pt.threads, f.brief(), trial)
-		p.MongobenchTrials = append(p.MongobenchTrials, f)
-		if pt.bare && i%2 == 1 {
-			if err := runBare(); err != nil {
+		for j := range steps {
+			if err := steps[(i+j)%len(steps)](); err != nil {
 				return nil, err
 			}
 		}
 	}
 	p.Mongobench = medianFigures(p.MongobenchTrials)
+	if len(p.LeanTrials) > 0 {
+		l := medianFigures(p.LeanTrials)
+		p.Lean = &l
+	}
 	if len(p.BareTrials) > 0 {
 		b := medianFigures(p.BareTrials)
 		p.Bare = &b
 		if b.CPUPerOpUs > 0 {
 			pct := 100 * (p.Mongobench.CPUPerOpUs/b.CPUPerOpUs - 1)
 			p.OverheadPct = &pct
+			if p.Lean != nil {
+				lpct := 100 * (p.Lean.CPUPerOpUs/b.CPUPerOpUs - 1)
+				p.LeanOverheadPct = &lpct
+			}
 		}
 	}
 	return p, nil
 }
 
-// warmUp runs both paths briefly, unmeasured, so that the first point does
+// warmUp runs every path briefly, unmeasured, so that the first point does
 // not pay for what every later one finds ready: the heap grown, code paged
 // in, the server's first connections accepted.
 func (m *measurer) warmUp(ctx context.Context, o *Options) error {
@@ -122,8 +140,10 @@ func (m *measurer) warmUp(ctx context.Context, o *Options) error {
 	if _, err := m.bare(ctx, spec, pt.threads, ops); err != nil {
 		return fmt.Errorf("warm-up: bare driver loop: %w", err)
 	}
-	if _, err := m.mongobench(ctx, spec, pt); err != nil {
-		return fmt.Errorf("warm-up: %s: %w", pt.name, err)
+	for _, path := range []string{mongo.PathDriver, mongo.PathLean} {
+		if _, err := m.mongobench(ctx, spec, pt, path); err != nil {
+			return fmt.Errorf("warm-up: %s (mongodb.path=%s): %w", pt.name, path, err)
+		}
 	}
 	return nil
 }
@@ -201,7 +221,7 @@ func (w *window) figures(ops, failed int64, latency *hdrhistogram.Histogram) Fig
 // connection). Connecting and building the workload come before the
 // measurement, as set-up; the measurement spans the phase alone, from
 // BeforePhase to AfterPhase.
-func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point) (Figures, error) {
+func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point, path string) (Figures, error) {
 	command := "run"
 	if pt.load {
 		command = "load"
@@ -217,10 +237,13 @@ func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point
 		Target: bench.Target{
 			Settings: &bench.Settings{
 				Command: command, Spec: spec, URL: m.url, BatchSize: max(pt.batchSize, 1),
-				Connect: connectTimeout,
+				Connect: connectTimeout, Path: path,
 			},
 			OperationsOnly: true,
-			BeforePhase: func(context.Context, *bench.Prepared) (*results.Part, error) {
+			BeforePhase: func(_ context.Context, p *bench.Prepared) (*results.Part, error) {
+				if got, fb := p.Client.Path(); got == mongo.PathLean && m.leanFallbacks == nil {
+					m.leanFallbacks = fb
+				}
 				w = m.begin()
 				return nil, nil
 			},

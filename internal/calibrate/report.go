@@ -41,22 +41,17 @@ func WriteReport(w io.Writer, r *Report) error {
 		p("PARTIAL: interrupted; the points below were measured in full, the others are missing\n")
 	}
 
-	p("\n%s, mongobench beside the bare driver loop (FindOne by _id, reply kept raw):\n", r.Workload)
+	p("\n%s, mongobench on each wire path (mongodb.path: driver, lean) beside the bare driver loop (FindOne by _id, reply kept raw):\n", r.Workload)
 	header := fmt.Sprintf("%-20s %7s  %-10s %9s %8s %8s %8s %8s %7s %7s %8s %5s %9s\n",
 		"point", "threads", "path", "ops/s", "CPU/op", "user", "sys", "server", "p50", "p99", "RSS", "util", "overhead")
 	units := fmt.Sprintf("%-20s %7s  %-10s %9s %8s %8s %8s %8s %7s %7s %8s %5s %9s\n",
 		"", "", "", "", "µs", "µs", "µs", "µs/op", "µs", "µs", "MiB", "", "")
 	p("%s%s", header, units)
 	for _, pt := range r.Sweep {
-		over := ""
-		if pt.OverheadPct != nil {
-			over = fmt.Sprintf("%+.1f%%", *pt.OverheadPct)
-			if over == "-0.0%" {
-				// An overhead too small to show has no sign either.
-				over = "+0.0%"
-			}
+		p("%s", row(pt.Name, pt.Threads, "mongobench", pt.Mongobench, signedPct(pt.OverheadPct)))
+		if pt.Lean != nil {
+			p("%s", row("", 0, "lean", *pt.Lean, signedPct(pt.LeanOverheadPct)))
 		}
-		p("%s", row(pt.Name, pt.Threads, "mongobench", pt.Mongobench, over))
 		if pt.Bare != nil {
 			p("%s", row("", 0, "bare", *pt.Bare, ""))
 		}
@@ -72,6 +67,15 @@ func WriteReport(w io.Writer, r *Report) error {
 				ref = fmt.Sprintf("%.2f×", *pt.VsRef)
 			}
 			p("%s", row(pt.Name, pt.Threads, "mongobench", pt.Mongobench, ref))
+			if pt.Lean != nil {
+				p("%s", row("", 0, "lean", *pt.Lean, ""))
+			}
+		}
+	}
+	if len(r.LeanFallbacks) > 0 {
+		p("\nthe lean path left to the driver's:\n")
+		for _, f := range r.LeanFallbacks {
+			p("  %s\n", f)
 		}
 	}
 
@@ -88,7 +92,8 @@ func WriteReport(w io.Writer, r *Report) error {
 	}
 
 	p("\nCPU/op is the client process's user+system CPU time (getrusage) per operation, driver, runtime and\n")
-	p("garbage collector included; overhead = mongobench's CPU/op over the bare loop's, minus one.\n")
+	p("garbage collector included; overhead = a path's CPU/op over the bare loop's, minus one. \"mongobench\"\n")
+	p("is the driver's path (mongodb.path=driver), \"lean\" mongobench's own encoding over the driver's connections.\n")
 	switch r.Server {
 	case ServerInProcess:
 		p("The null server ran inside the client's process: its CPU is counted as the client's.\n")
@@ -103,6 +108,19 @@ func WriteReport(w io.Writer, r *Report) error {
 		out.WriteByte('\n')
 	}
 	return out.Flush()
+}
+
+// signedPct formats an overhead in percent with its sign; nil is empty.
+func signedPct(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%+.1f%%", *v)
+	if s == "-0.0%" {
+		// An overhead too small to show has no sign either.
+		s = "+0.0%"
+	}
+	return s
 }
 
 func row(name string, threads int, path string, f Figures, last string) string {

@@ -28,19 +28,22 @@ func fixedReport() *Report {
 		End:   time.Date(2025, 3, 1, 12, 1, 30, 0, time.UTC),
 	}
 	for _, s := range []struct {
-		threads  int
-		mb, bare Figures
+		threads        int
+		mb, lean, bare Figures
 	}{
-		{1, fig(9306, 62.5, 40.1, 30.2, 95, 180, 28.1, 0.45), fig(11002, 50, 31, 29.9, 80, 150, 22.4, 0.42)},
-		{16, fig(41234.6, 25.4, 17, 18.5, 350, 1200, 35.2, 0.97), fig(43001, 23.1, 15.2, 18.1, 330, 1100, 30, 0.96)},
+		{1, fig(9306, 62.5, 40.1, 30.2, 95, 180, 28.1, 0.45), fig(20100, 20, 12, 30.1, 45, 90, 20.5, 0.4), fig(11002, 50, 31, 29.9, 80, 150, 22.4, 0.42)},
+		{16, fig(41234.6, 25.4, 17, 18.5, 350, 1200, 35.2, 0.97), fig(80000, 12.1, 8, 18.2, 180, 600, 26, 0.98), fig(43001, 23.1, 15.2, 18.1, 330, 1100, 30, 0.96)},
 	} {
-		mb, bare := s.mb, s.bare
+		mb, lean, bare := s.mb, s.lean, s.bare
 		pct := 100 * (mb.CPUPerOpUs/bare.CPUPerOpUs - 1)
+		lpct := 100 * (lean.CPUPerOpUs/bare.CPUPerOpUs - 1)
 		r.Sweep = append(r.Sweep, Point{
-			Name: "workloadc", Phase: "run", Threads: s.threads, Mongobench: mb, Bare: &bare, OverheadPct: &pct,
-			MongobenchTrials: []Figures{mb}, BareTrials: []Figures{bare},
+			Name: "workloadc", Phase: "run", Threads: s.threads, Mongobench: mb, Lean: &lean, Bare: &bare,
+			OverheadPct: &pct, LeanOverheadPct: &lpct,
+			MongobenchTrials: []Figures{mb}, LeanTrials: []Figures{lean}, BareTrials: []Figures{bare},
 		})
 	}
+	r.LeanFallbacks = []string{"scan: a cursor over several batches is the driver's"}
 	wa := fig(30500, 31.2, 20, 22, 420, 1500, 36, 0.98)
 	wa.Failed = 3
 	load := fig(20100, 44.9, 30, 25, 700, 2500, 40, 0.99)
@@ -99,7 +102,13 @@ func TestGoals(t *testing.T) {
 		// 44.9 / 25.4 = 1.77
 		"load batchsize=1 CPU/op at 16 threads ≤ 1.5× the 16-thread workloadc figure": "does not hold",
 		"peak RSS ≤ 100 MiB at 1000 threads":                                          "not measured",
-		"memory flat (±10%) from 10^6 to 10^8 operations":                             "not measured",
+		// 12.1 / 23.1 = 0.52
+		"lean path CPU/op at 16 threads ≤ 0.5× the bare driver loop": "does not hold",
+		// 20 / 50 = 0.40
+		"lean path CPU/op at 1 thread ≤ 0.5× the bare driver loop":           "holds",
+		"driver path peak RSS at 1000 threads ≤ 1.1× the bare driver loop's": "not measured",
+		"lean path peak RSS at 1000 threads ≤ 1.1× the bare driver loop's":   "not measured",
+		"memory flat (±10%) from 10^5 to 10^7 operations":                    "not measured",
 	}
 	for name, v := range want {
 		if verdicts[name] != v {
@@ -110,13 +119,34 @@ func TestGoals(t *testing.T) {
 		t.Errorf("goals %v, want %v", verdicts, want)
 	}
 
-	// A sweep with 1000 threads judges the memory goal.
+	// A sweep with 1000 threads judges the memory goals: 120 MiB is over
+	// 100 MiB and 1.2× the bare loop's 100 MiB; the lean path's 105 MiB is
+	// 1.05× it.
 	big := fixedReport()
-	big.Sweep = append(big.Sweep, Point{Name: "workloadc", Threads: 1000, Mongobench: Figures{PeakRSSBytes: 120 << 20}})
+	big.Sweep = append(big.Sweep, Point{Name: "workloadc", Threads: 1000, Mongobench: Figures{PeakRSSBytes: 120 << 20},
+		Lean: &Figures{PeakRSSBytes: 105 << 20}, Bare: &Figures{PeakRSSBytes: 100 << 20}})
 	big.finish()
+	judged := 0
 	for _, g := range big.Goals {
-		if strings.HasPrefix(g.Name, "peak RSS") && (!g.Measured || g.Holds || g.Value != 120) {
-			t.Errorf("memory goal at 120 MiB: %+v", g)
+		switch {
+		case strings.HasPrefix(g.Name, "peak RSS"):
+			judged++
+			if !g.Measured || g.Holds || g.Value != 120 {
+				t.Errorf("memory goal at 120 MiB: %+v", g)
+			}
+		case strings.HasPrefix(g.Name, "driver path peak RSS"):
+			judged++
+			if !g.Measured || g.Holds || g.Value != 1.2 {
+				t.Errorf("driver path memory goal at 1.2×: %+v", g)
+			}
+		case strings.HasPrefix(g.Name, "lean path peak RSS"):
+			judged++
+			if !g.Measured || !g.Holds || g.Value != 1.05 {
+				t.Errorf("lean path memory goal at 1.05×: %+v", g)
+			}
 		}
+	}
+	if judged != 3 {
+		t.Errorf("%d memory goals judged, want 3", judged)
 	}
 }

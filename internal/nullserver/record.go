@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
 // Options configure StartWith.
@@ -56,6 +57,10 @@ type Command struct {
 	Name string
 	// Doc is the command document as sent.
 	Doc bson.Raw
+	// Sequences are the documents the command carried in document
+	// sequences (OP_MSG kind 1 sections), by identifier ("documents",
+	// "updates", "deletes"), in the order sent.
+	Sequences map[string][]bson.Raw
 }
 
 // String is the command as "db.name {arguments}" in relaxed Extended JSON,
@@ -97,6 +102,19 @@ func (s *Server) keep(c *command) {
 		return
 	}
 	rec := Command{DB: string(c.db), Name: string(c.name), Doc: slices.Clone(bson.Raw(c.doc))}
+	for _, seq := range c.seqs[:c.nseqs] {
+		if rec.Sequences == nil {
+			rec.Sequences = map[string][]bson.Raw{}
+		}
+		for data := seq.data; len(data) > 0; {
+			d, rest, ok := bsoncore.ReadDocument(data)
+			if !ok {
+				break
+			}
+			rec.Sequences[string(seq.ident)] = append(rec.Sequences[string(seq.ident)], slices.Clone(bson.Raw(d)))
+			data = rest
+		}
+	}
 	s.recMu.Lock()
 	s.recorded = append(s.recorded, rec)
 	s.recMu.Unlock()

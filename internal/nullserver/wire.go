@@ -69,6 +69,18 @@ type command struct {
 	// doc is the whole command document, for the recording and for a
 	// Responder.
 	doc bsoncore.Document
+	// seqs are the message's document sequences (kind 1 sections), for the
+	// recording: drivers send insert's documents, update's updates and
+	// delete's deletes there rather than in doc. A fixed array, so that
+	// parsing a message allocates nothing; a command has one at most.
+	seqs  [2]rawSequence
+	nseqs int
+}
+
+// rawSequence is one document sequence of a message: its identifier and
+// its documents back to back.
+type rawSequence struct {
+	ident, data []byte
 }
 
 // parseMessage parses one whole wire message (header included). It never
@@ -145,6 +157,10 @@ func parseOpMsg(req *request, body []byte) error {
 				seqUpdates += n
 			case "deletes":
 				seqDeletes += n
+			}
+			if req.cmd.nseqs < len(req.cmd.seqs) {
+				req.cmd.seqs[req.cmd.nseqs] = rawSequence{ident: ident, data: data}
+				req.cmd.nseqs++
 			}
 			rest = r
 		default:

@@ -74,6 +74,7 @@ var KnownProperties = []Known{
 	{"batchsize", "1", "documents per insertMany in the load phase"},
 	{"mongodb.batchsize", "1", "same as batchsize"},
 	{"mongodb.upsert", "false", "inserts become upserts, so a load can be repeated"},
+	{"mongodb.path", "driver", "wire path of read, update, insert, delete and batched insert: driver (the official driver's operations) or lean (mongobench's own encoding over the driver's connections; what it does not cover goes to the driver)"},
 	{"mongodb.writeConcern", "", "write concern, added to the URL unless it sets w: 0|1|2|...|majority, or YCSB's errors_ignored|unacknowledged|acknowledged|journaled|replica_acknowledged"},
 	{"mongodb.readPreference", "", "read preference, added to the URL unless it sets one: primary|primary_preferred|secondary|secondary_preferred|nearest"},
 	{"mongodb.maxconnections", "", "deprecated: becomes maxPoolSize"},

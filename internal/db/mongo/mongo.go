@@ -18,8 +18,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+	//lint:ignore SA1019 the lean path shares the topology's cluster clock; go.mod pins the driver
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/session"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/xoptions"
 
 	"github.com/mongobench/mongobench/internal/db"
+	"github.com/mongobench/mongobench/internal/db/lean"
 	"github.com/mongobench/mongobench/internal/redact"
 )
 
@@ -31,7 +36,16 @@ type Config struct {
 	Threads        int           // pool size is at least this unless the URL sets maxPoolSize
 	ConnectTimeout time.Duration // mongodb.connecttimeout
 	OpTimeout      time.Duration // per-operation deadline, unless the URL sets timeoutMS
+	// Path is the wire path of the hot operations: PathDriver (the
+	// default) or PathLean (internal/db/lean, over the driver's topology).
+	Path string
 }
+
+// The wire paths (mongodb.path).
+const (
+	PathDriver = "driver"
+	PathLean   = "lean"
+)
 
 // Client is the shared connection pool. Workers get their own DB from NewDB.
 type Client struct {
@@ -40,6 +54,8 @@ type Client struct {
 	db     *mongo.Database
 	// opTimeout bounds each operation; 0 when the URL's timeoutMS does.
 	opTimeout time.Duration
+	// lean is the lean path when Config.Path is PathLean.
+	lean *lean.Client
 	// colls holds one *mongo.Collection per table for all workers: a
 	// Collection is safe for concurrent use, and at 1,000 workers one each
 	// would take half a MiB.
@@ -72,6 +88,12 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 	if opts.Timeout == nil && cfg.OpTimeout > 0 {
 		opTimeout = cfg.OpTimeout
 	}
+	var leanCfg *lean.Config
+	if cfg.Path == PathLean {
+		if leanCfg, err = leanDeployment(opts); err != nil {
+			return nil, fmt.Errorf("cannot connect to %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
+		}
+	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
@@ -87,7 +109,49 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 		go func() { _ = client.Disconnect(context.Background()) }()
 		return nil, connectError(cfg, opts, err)
 	}
-	return &Client{cfg: cfg, client: client, db: client.Database(cfg.Database), opTimeout: opTimeout}, nil
+	c := &Client{cfg: cfg, client: client, db: client.Database(cfg.Database), opTimeout: opTimeout}
+	if leanCfg != nil {
+		leanCfg.Database, leanCfg.Upsert, leanCfg.OpTimeout = cfg.Database, cfg.Upsert, opTimeout
+		if c.lean, err = lean.New(*leanCfg); err != nil {
+			_ = client.Disconnect(context.WithoutCancel(ctx))
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// leanDeployment builds the topology both paths share: the driver's
+// client is given it as its deployment, and the lean path checks its
+// connections out of the same pool. The dialer remembers the sockets so
+// that the lean path can use them without the driver's per-message
+// goroutines.
+func leanDeployment(opts *options.ClientOptions) (*lean.Config, error) {
+	//lint:ignore SA1019 the handshakes and the lean path share one clock
+	cfg := &lean.Config{Clock: new(session.ClusterClock), Options: opts}
+	if opts.Dialer == nil {
+		cfg.Dialer = &lean.Dialer{}
+		opts.SetDialer(cfg.Dialer)
+	}
+	tcfg, err := topology.NewConfig(opts, cfg.Clock)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Topology, err = topology.New(tcfg); err != nil {
+		return nil, err
+	}
+	if err := xoptions.SetInternalClientOptions(opts, "deployment", cfg.Topology); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// Path returns the wire path of the hot operations, and what goes to the
+// driver's path instead and why (nil on the driver path).
+func (c *Client) Path() (string, []string) {
+	if c.lean == nil {
+		return PathDriver, nil
+	}
+	return PathLean, c.lean.Fallbacks()
 }
 
 // clientOptions are the URL's options, with mongobench's defaults where
@@ -175,8 +239,15 @@ func lastServerError(msg string) string {
 	return strings.Join(causes, "; ")
 }
 
-// Close disconnects.
-func (c *Client) Close(ctx context.Context) error { return c.client.Disconnect(ctx) }
+// Close ends the lean path's sessions and disconnects.
+func (c *Client) Close(ctx context.Context) error {
+	if c.lean != nil {
+		_ = c.lean.Close(ctx, func(ctx context.Context, cmd bsoncore.Document) error {
+			return c.client.Database("admin").RunCommand(ctx, bson.Raw(cmd)).Err()
+		})
+	}
+	return c.client.Disconnect(ctx)
+}
 
 // Driver returns the underlying driver client, for metrics and admin
 // commands that are not part of the benchmark.
@@ -234,6 +305,9 @@ func (c *Client) NewDB() db.DB {
 	w.findAll = options.FindOne()
 	w.upsert = options.Replace().SetUpsert(true)
 	w.insertManyOpts = options.InsertMany().SetOrdered(false)
+	if c.lean != nil {
+		return c.lean.NewDB(w)
+	}
 	return w
 }
 

@@ -30,10 +30,16 @@ func TestMain(m *testing.M) {
 
 var dbNum atomic.Int64
 
-func open(t *testing.T, upsert bool) *Client {
+func open(t *testing.T, upsert bool) *Client { return openPath(t, upsert, PathDriver) }
+
+// paths are the wire paths every operation test runs on, against a real
+// server's replies: not found, duplicate keys, partial batches.
+var paths = []string{PathDriver, PathLean}
+
+func openPath(t *testing.T, upsert bool, path string) *Client {
 	t.Helper()
 	url := fmt.Sprintf("%sbinding%d", server.URI(), dbNum.Add(1))
-	c, err := Open(context.Background(), Config{URL: url, Database: DatabaseFromURL(url), Upsert: upsert, Threads: 2, OpTimeout: 10 * time.Second})
+	c, err := Open(context.Background(), Config{URL: url, Database: DatabaseFromURL(url), Upsert: upsert, Threads: 2, OpTimeout: 10 * time.Second, Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,8 +53,14 @@ func fields(v string) []db.Field {
 
 func TestOperations(t *testing.T) {
 	t.Parallel()
+	for _, path := range paths {
+		t.Run(path, func(t *testing.T) { testOperations(t, path) })
+	}
+}
+
+func testOperations(t *testing.T, path string) {
 	ctx := context.Background()
-	c := open(t, false)
+	c := openPath(t, false, path)
 	w := c.NewDB()
 	defer w.Close()
 
@@ -154,8 +166,14 @@ func TestTablesAcrossWorkers(t *testing.T) {
 
 func TestInsertBatch(t *testing.T) {
 	t.Parallel()
+	for _, path := range paths {
+		t.Run(path, func(t *testing.T) { testInsertBatch(t, path) })
+	}
+}
+
+func testInsertBatch(t *testing.T, path string) {
 	ctx := context.Background()
-	c := open(t, false)
+	c := openPath(t, false, path)
 	w := c.NewDB().(db.BatchInserter)
 	keys := []string{"user1", "user2", "user3"}
 	vals := [][]db.Field{fields("a"), fields("b"), fields("c")}
@@ -179,8 +197,14 @@ func TestInsertBatch(t *testing.T) {
 
 func TestUpsert(t *testing.T) {
 	t.Parallel()
+	for _, path := range paths {
+		t.Run(path, func(t *testing.T) { testUpsert(t, path) })
+	}
+}
+
+func testUpsert(t *testing.T, path string) {
 	ctx := context.Background()
-	c := open(t, true)
+	c := openPath(t, true, path)
 	w := c.NewDB()
 	for i := 0; i < 2; i++ {
 		if err := w.Insert(ctx, "t", "user1", fields(fmt.Sprint(i))); err != nil {
