@@ -184,6 +184,9 @@ type SweepFigures struct {
 	// rate, where Rate says which targets were kept, and for a matrix.
 	Knee *Knee
 	Rate *RateVerdict
+	// FindMax is what a find-max sweep's trials sustained, along the
+	// target rate; nil for any other sweep.
+	FindMax *FindMaxVerdict
 	// Beyond are the trials at the point past the knee (the knee itself
 	// when it is the last), whose diagnoses say what limited it.
 	Beyond []*results.Results
@@ -285,6 +288,10 @@ func (sf *SweepFigures) find(kneePts []stats.Point, knee stats.KneeOptions) {
 		}
 		v := RateVerdictOf(pts)
 		sf.Rate = &v
+		if findMaxTrials(byTarget) {
+			fm := FindMaxVerdictOf(byTarget)
+			sf.FindMax = &fm
+		}
 	case sf.ByValue || KneeDims[sf.X] == "":
 		k := KneeOf(sf.X, kneePts, knee)
 		sf.Knee = &k
@@ -300,4 +307,16 @@ func (sf *SweepFigures) find(kneePts []stats.Point, knee stats.KneeOptions) {
 			}
 		}
 	}
+}
+
+// findMaxTrials says whether the trials are a find-max search's.
+func findMaxTrials(byTarget map[float64][]*results.Results) bool {
+	for _, rs := range byTarget {
+		for _, r := range rs {
+			if r.Extra != nil && r.Extra.Sweep != nil && r.Extra.Sweep.FindMax {
+				return true
+			}
+		}
+	}
+	return false
 }

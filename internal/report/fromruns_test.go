@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,6 +20,21 @@ func sweepRuns(t *testing.T, varied []string, points []map[string]string, throug
 	for i, p := range points {
 		m := &results.SweepMark{ID: "s1", Varied: varied, Point: p, Trial: 1}
 		res := resultstest.Results(t, resultstest.Spec{Throughput: throughput[i], LatencyUs: map[string]int64{"READ": baseUs[i]}, Mark: m})
+		runs = append(runs, analysis.NewRun(res, "synthetic", 0))
+	}
+	return runs
+}
+
+// findMaxRuns are the trials of a find-max search, one per target, each
+// meeting its threshold and achieving the throughput given.
+func findMaxRuns(t *testing.T, targets, achieved []float64) []analysis.Run {
+	t.Helper()
+	var runs []analysis.Run
+	for i, target := range targets {
+		v := strconv.FormatFloat(target, 'f', -1, 64)
+		m := &results.SweepMark{ID: "s1", Varied: []string{"target"}, Point: map[string]string{"target": v}, Trial: 1, FindMax: true}
+		res := resultstest.Results(t, resultstest.Spec{Throughput: achieved[i], Intended: true, Mark: m, Config: map[string]string{"target": v}})
+		res.Extra.Thresholds = []results.Threshold{{Threshold: "READ:p(99)<50ms", Pass: true}}
 		runs = append(runs, analysis.NewRun(res, "synthetic", 0))
 	}
 	return runs
@@ -108,6 +124,16 @@ func TestSweepOf(t *testing.T) {
 			xs:       []float64{1, 10},
 			labels:   []string{"", ""},
 			sentence: "No knee: a knee is sought along threadcount, target or mongodb.maxconnections, and this sweep varies batchsize.",
+		},
+		{
+			// A find-max search: every rate it tried, and its answer found
+			// again from the trials (400 held, 800 not: under 95%).
+			name:     "find-max",
+			runs:     findMaxRuns(t, []float64{100, 200, 400, 800}, []float64{100, 200, 400, 700}),
+			varied:   "target",
+			xs:       []float64{100, 200, 400, 800},
+			labels:   []string{"", "", "", ""},
+			sentence: "Find-max sustains 400–800 ops/s at READ:p(99)<50ms (achieved >= 95% of the target, median schedule lag <= 10 ms).",
 		},
 		{
 			name:    "one point is no sweep",

@@ -61,6 +61,10 @@ func sweepOf(runs []analysis.Run, kind analysis.LatencyKind, knee stats.KneeOpti
 		sw.Points = append(sw.Points, pointOf(p))
 	}
 	switch {
+	case sf.FindMax != nil:
+		// The search's answer, found again from its trials; what each
+		// rate tried kept is in the points.
+		sw.KneeSentence = sentence("find-max " + sf.FindMax.Text)
 	case sf.Rate != nil:
 		sw.KneeSentence = sentence(sf.Rate.Text)
 	case sf.Knee != nil:

@@ -190,6 +190,9 @@ type SweepMark struct {
 	Trial  int               `json:"trial"`
 	// Warmup marks the trial --discard-first leaves out of the figures.
 	Warmup bool `json:"warmup,omitempty"`
+	// FindMax marks a trial of a search for the highest rate its
+	// thresholds allow (sweep --find-max): the target is the probe's.
+	FindMax bool `json:"find_max,omitempty"`
 }
 
 // Label names the mark's point, its varied properties in command-line

@@ -164,6 +164,8 @@ type Sweep struct {
 	// limit, the same at every point: said once per sweep.
 	saturationSaid bool
 	points         int
+	// findMax: the sweep is a search for the highest rate (FindMax).
+	findMax bool
 }
 
 // Start creates the output directory, with an id unique against earlier
@@ -512,7 +514,7 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 			s.notice(bench.Notice{Kind: bench.Warning, Text: w})
 		}
 	}
-	res.Extra.Sweep = &results.SweepMark{ID: s.ID, Varied: s.plan.Varied, Point: s.plan.Show(p.Values), Trial: trial, Warmup: warm}
+	res.Extra.Sweep = &results.SweepMark{ID: s.ID, Varied: s.plan.Varied, Point: s.plan.Show(p.Values), Trial: trial, Warmup: warm, FindMax: s.findMax}
 	if err := s.judge(res, live, file); err != nil {
 		return t, s.trialError(p, trial, err)
 	}
