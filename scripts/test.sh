@@ -37,6 +37,10 @@ targets=(
   "./internal/report FuzzMarkdown"
   "./internal/db/mongo FuzzParseShardKey"
   "./internal/metrics FuzzShardingParsers"
+  "./internal/native FuzzParse"
+  "./internal/threshold FuzzParse"
+  "./internal/threshold FuzzParseChanges"
+  "./internal/sweep FuzzParseVary"
 )
 # fuzz PKG TARGET fuzzes one target. Go's fuzzing coordinator (before Go
 # 1.27) can end a run whose time is up with "context deadline exceeded"
