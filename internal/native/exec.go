@@ -2,7 +2,6 @@ package native
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -10,9 +9,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
-	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
-	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
-	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
 // Result is what one operation did, beyond its error.
@@ -133,329 +129,38 @@ func (e *Executor) Do(ctx context.Context, op *Operation, n int64) (Result, erro
 // this step's slot among them.
 func (e *Executor) run(ctx context.Context, op *Operation, n, docN int64, scale, slot int64) (Result, error) {
 	coll := e.colls[op.Collection]
-	var res Result
+	// slotN numbers this step's inserts among all the operation's, before
+	// the phase's base for the collection.
+	slotN := docN*scale + slot
 	switch op.Kind {
 	case InsertOne:
-		_, err := coll.InsertOne(ctx, e.doc(op.Document, e.DocBase[op.Collection]+docN*scale+slot))
-		if err == nil {
-			res.Documents = 1
-		}
-		return res, err
+		return e.insertOne(ctx, coll, op, slotN)
 	case InsertMany:
-		e.docs = e.docs[:0]
-		base := e.DocBase[op.Collection] + (docN*scale+slot)*int64(op.Batch)
-		for i := range int64(op.Batch) {
-			e.docs = append(e.docs, e.doc(op.Document, base+i))
-		}
-		r, err := coll.InsertMany(ctx, e.docs, options.InsertMany().SetOrdered(op.Ordered))
-		if r != nil {
-			res.Documents = int64(len(r.InsertedIDs))
-		}
-		return res, err
+		return e.insertMany(ctx, coll, op, slotN)
 	case Find:
-		o := options.Find()
-		if op.Projection != nil {
-			o.SetProjection(e.doc(op.Projection, n))
-		}
-		if op.Sort != nil {
-			o.SetSort(e.doc(op.Sort, n))
-		}
-		if op.Hint != nil {
-			o.SetHint(e.encode(op.Hint, n))
-		}
-		if op.Limit > 0 {
-			o.SetLimit(op.Limit)
-		}
-		if op.Skip > 0 {
-			o.SetSkip(op.Skip)
-		}
-		cur, err := coll.Find(ctx, e.filter(op, n), o)
-		if err != nil {
-			return res, err
-		}
-		return drain(ctx, cur)
+		return e.find(ctx, coll, op, n)
 	case Aggregate:
-		cur, err := coll.Aggregate(ctx, bsoncore.Array(e.encode(op.Pipeline, n).b))
-		if err != nil {
-			return res, err
-		}
-		return drain(ctx, cur)
+		return e.aggregate(ctx, coll, op, n)
 	case UpdateOne, UpdateMany:
-		update := e.encode(op.Update, n)
-		o := options.UpdateOne().SetUpsert(op.Upsert)
-		var r *mongo.UpdateResult
-		var err error
-		if op.Kind == UpdateOne {
-			r, err = coll.UpdateOne(ctx, e.filter(op, n), update, o)
-		} else {
-			r, err = coll.UpdateMany(ctx, e.filter(op, n), update, options.UpdateMany().SetUpsert(op.Upsert))
-		}
-		if r != nil {
-			res.Documents = r.MatchedCount + r.UpsertedCount
-		}
-		return res, err
+		return e.update(ctx, coll, op, n)
 	case ReplaceOne:
-		doc := e.doc(op.Document, e.DocBase[op.Collection]+docN*scale+slot)
-		r, err := coll.ReplaceOne(ctx, e.filter(op, n), withoutID(doc), options.Replace().SetUpsert(op.Upsert))
-		if r != nil {
-			res.Documents = r.MatchedCount + r.UpsertedCount
-		}
-		return res, err
+		return e.replaceOne(ctx, coll, op, n, slotN)
 	case FindOneAndUpdate:
-		o := options.FindOneAndUpdate().SetUpsert(op.Upsert)
-		if op.ReturnNew {
-			o.SetReturnDocument(options.After)
-		}
-		if op.Sort != nil {
-			o.SetSort(e.doc(op.Sort, n))
-		}
-		if op.Projection != nil {
-			o.SetProjection(e.doc(op.Projection, n))
-		}
-		return single(coll.FindOneAndUpdate(ctx, e.filter(op, n), e.encode(op.Update, n), o))
+		return e.findOneAndUpdate(ctx, coll, op, n)
 	case FindOneAndDelete:
-		o := options.FindOneAndDelete()
-		if op.Sort != nil {
-			o.SetSort(e.doc(op.Sort, n))
-		}
-		if op.Projection != nil {
-			o.SetProjection(e.doc(op.Projection, n))
-		}
-		return single(coll.FindOneAndDelete(ctx, e.filter(op, n), o))
+		return e.findOneAndDelete(ctx, coll, op, n)
 	case DeleteOne, DeleteMany:
-		var r *mongo.DeleteResult
-		var err error
-		if op.Kind == DeleteOne {
-			r, err = coll.DeleteOne(ctx, e.filter(op, n))
-		} else {
-			r, err = coll.DeleteMany(ctx, e.filter(op, n))
-		}
-		if r != nil {
-			res.Documents = r.DeletedCount
-		}
-		return res, err
+		return e.delete(ctx, coll, op, n)
 	case CountDocuments:
-		o := options.Count()
-		if op.Limit > 0 {
-			o.SetLimit(op.Limit)
-		}
-		if op.Skip > 0 {
-			o.SetSkip(op.Skip)
-		}
-		count, err := coll.CountDocuments(ctx, e.filter(op, n), o)
-		res.Documents = count
-		return res, err
+		return e.countDocuments(ctx, coll, op, n)
 	case Distinct:
-		r := coll.Distinct(ctx, op.Field, e.filter(op, n))
-		arr, err := r.Raw()
-		if err != nil {
-			return res, err
-		}
-		vals, err := arr.Values()
-		res.Documents = int64(len(vals))
-		return res, err
+		return e.distinct(ctx, coll, op, n)
 	case BulkWrite:
 		return e.bulk(ctx, coll, op, n, docN)
 	case CreateIndex:
-		m := mongo.IndexModel{Keys: e.doc(op.Keys, n), Options: options.Index().SetUnique(op.Unique)}
-		if op.IndexName != "" {
-			m.Options.SetName(op.IndexName)
-		}
-		_, err := coll.Indexes().CreateOne(ctx, m)
-		return res, err
+		return e.createIndex(ctx, coll, op, n)
 	}
-	return res, fmt.Errorf("operation %s: kind %s cannot run here", op.Name, op.Kind)
-}
-
-// filter is op's filter for number n, or the empty document.
-func (e *Executor) filter(op *Operation, n int64) bson.Raw {
-	if op.Filter == nil {
-		return emptyDoc
-	}
-	return e.doc(op.Filter, n)
-}
-
-var emptyDoc = bson.Raw{5, 0, 0, 0, 0}
-
-// withoutID drops a replacement's _id: a replacement may not change it, and
-// the template that inserted the document generates one.
-func withoutID(doc bson.Raw) bson.Raw {
-	if _, err := doc.LookupErr("_id"); err != nil {
-		return doc
-	}
-	elems, err := doc.Elements()
-	if err != nil {
-		return doc
-	}
-	out := bson.D{}
-	for _, el := range elems {
-		if el.Key() != "_id" {
-			out = append(out, bson.E{Key: el.Key(), Value: el.Value()})
-		}
-	}
-	b, err := bson.Marshal(out)
-	if err != nil {
-		return doc
-	}
-	return b
-}
-
-func drain(ctx context.Context, cur *mongo.Cursor) (Result, error) {
-	var res Result
-	for cur.Next(ctx) {
-		res.Documents++
-	}
-	err := cur.Err()
-	if cerr := cur.Close(context.WithoutCancel(ctx)); err == nil {
-		err = cerr
-	}
-	return res, err
-}
-
-// single counts the document a findOneAnd… returned; none is not an
-// error, it is 0 documents.
-func single(r *mongo.SingleResult) (Result, error) {
-	err := r.Err()
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return Result{}, nil
-	}
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Documents: 1}, nil
-}
-
-func (e *Executor) bulk(ctx context.Context, coll *mongo.Collection, op *Operation, n, docN int64) (Result, error) {
-	models := make([]mongo.WriteModel, 0, len(op.Steps))
-	scale := int64(len(op.Steps))
-	for i, s := range op.Steps {
-		docNum := e.DocBase[s.Collection] + docN*scale + int64(i)
-		switch s.Kind {
-		case InsertOne:
-			models = append(models, mongo.NewInsertOneModel().SetDocument(e.doc(s.Document, docNum)))
-		case UpdateOne:
-			models = append(models, mongo.NewUpdateOneModel().SetFilter(e.filter(s, n)).SetUpdate(e.encode(s.Update, n)).SetUpsert(s.Upsert))
-		case UpdateMany:
-			models = append(models, mongo.NewUpdateManyModel().SetFilter(e.filter(s, n)).SetUpdate(e.encode(s.Update, n)).SetUpsert(s.Upsert))
-		case ReplaceOne:
-			models = append(models, mongo.NewReplaceOneModel().SetFilter(e.filter(s, n)).SetReplacement(withoutID(e.doc(s.Document, docNum))).SetUpsert(s.Upsert))
-		case DeleteOne:
-			models = append(models, mongo.NewDeleteOneModel().SetFilter(e.filter(s, n)))
-		case DeleteMany:
-			models = append(models, mongo.NewDeleteManyModel().SetFilter(e.filter(s, n)))
-		}
-	}
-	r, err := coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(op.Ordered))
-	var res Result
-	if r != nil {
-		res.Documents = r.InsertedCount + r.MatchedCount + r.UpsertedCount + r.DeletedCount
-	}
-	return res, err
-}
-
-// Transaction error labels (MongoDB's drivers specification).
-const (
-	labelTransient     = "TransientTransactionError"
-	labelUnknownCommit = "UnknownTransactionCommitResult"
-)
-
-// Backoff bounds between a transaction's attempts: the wait before
-// attempt k is drawn uniformly from [0, min(backoffMax, backoffBase×2^k)),
-// so workers that conflicted do not retry in step.
-const (
-	backoffBase = 5 * time.Millisecond
-	backoffMax  = 500 * time.Millisecond
-)
-
-func (e *Executor) backoff(attempt int) time.Duration {
-	d := backoffBase << min(attempt, 16)
-	d = min(d, backoffMax)
-	return time.Duration(e.jitter.Int64N(int64(d)) + 1)
-}
-
-func hasLabel(err error, label string) bool {
-	var le mongo.LabeledError
-	return errors.As(err, &le) && le.HasErrorLabel(label)
-}
-
-func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Result, error) {
-	var res Result
-	sess, err := e.client.StartSession()
-	if err != nil {
-		return res, err
-	}
-	defer sess.EndSession(context.WithoutCancel(ctx))
-	sctx := mongo.NewSessionContext(ctx, sess)
-	o := options.Transaction()
-	switch op.ReadConcern {
-	case "local":
-		o.SetReadConcern(readconcern.Local())
-	case "majority":
-		o.SetReadConcern(readconcern.Majority())
-	case "snapshot":
-		o.SetReadConcern(readconcern.Snapshot())
-	}
-	switch op.WriteConcern {
-	case "majority":
-		o.SetWriteConcern(writeconcern.Majority())
-	case "1":
-		o.SetWriteConcern(writeconcern.W1())
-	case "0":
-		o.SetWriteConcern(writeconcern.Unacknowledged())
-	}
-	scale := int64(len(op.Steps))
-	for attempt := 0; ; attempt++ {
-		start := e.now()
-		if err := sess.StartTransaction(o); err != nil {
-			return res, err
-		}
-		res.Documents = 0
-		err := e.steps(sctx, op, n, scale, &res)
-		if err == nil {
-			err = e.commit(sctx, sess, op, &res)
-		} else {
-			// The abort's own failure changes nothing: the transaction
-			// is over either way, and err says why.
-			_ = sess.AbortTransaction(context.WithoutCancel(ctx))
-		}
-		if err == nil || !hasLabel(err, labelTransient) || attempt >= op.Retries {
-			return res, err
-		}
-		e.retried(op, err, start)
-		res.Retries++
-		if werr := e.sleep(ctx, e.backoff(attempt)); werr != nil {
-			return res, err
-		}
-	}
-}
-
-func (e *Executor) steps(sctx context.Context, op *Operation, n, scale int64, res *Result) error {
-	for i, s := range op.Steps {
-		r, err := e.run(sctx, s, n, n, scale, int64(i))
-		res.Documents += r.Documents
-		if err != nil {
-			return fmt.Errorf("step %d (%s): %w", i+1, s.Name, err)
-		}
-	}
-	return nil
-}
-
-// commit commits, trying again while the outcome is unknown (the
-// specification lets a commit be repeated), within the same bound as the
-// attempts.
-func (e *Executor) commit(sctx context.Context, sess *mongo.Session, op *Operation, res *Result) error {
-	for try := 0; ; try++ {
-		start := e.now()
-		err := sess.CommitTransaction(sctx)
-		if err == nil || !hasLabel(err, labelUnknownCommit) || try >= op.Retries {
-			return err
-		}
-		e.retried(op, err, start)
-		res.CommitRetries++
-		if werr := e.sleep(sctx, e.backoff(try)); werr != nil {
-			return err
-		}
-	}
+	return Result{}, fmt.Errorf("operation %s: kind %s cannot run here", op.Name, op.Kind)
 }
 
 func optionsIndex(ix Index) *options.IndexOptionsBuilder {

@@ -1,0 +1,118 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
+	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
+)
+
+// Transaction error labels (MongoDB's drivers specification).
+const (
+	labelTransient     = "TransientTransactionError"
+	labelUnknownCommit = "UnknownTransactionCommitResult"
+)
+
+// Backoff bounds between a transaction's attempts: the wait before
+// attempt k is drawn uniformly from [0, min(backoffMax, backoffBase×2^k)),
+// so workers that conflicted do not retry in step.
+const (
+	backoffBase = 5 * time.Millisecond
+	backoffMax  = 500 * time.Millisecond
+)
+
+func (e *Executor) backoff(attempt int) time.Duration {
+	d := backoffBase << min(attempt, 16)
+	d = min(d, backoffMax)
+	return time.Duration(e.jitter.Int64N(int64(d)) + 1)
+}
+
+func hasLabel(err error, label string) bool {
+	var le mongo.LabeledError
+	return errors.As(err, &le) && le.HasErrorLabel(label)
+}
+
+func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Result, error) {
+	var res Result
+	sess, err := e.client.StartSession()
+	if err != nil {
+		return res, err
+	}
+	defer sess.EndSession(context.WithoutCancel(ctx))
+	sctx := mongo.NewSessionContext(ctx, sess)
+	o := options.Transaction()
+	switch op.ReadConcern {
+	case "local":
+		o.SetReadConcern(readconcern.Local())
+	case "majority":
+		o.SetReadConcern(readconcern.Majority())
+	case "snapshot":
+		o.SetReadConcern(readconcern.Snapshot())
+	}
+	switch op.WriteConcern {
+	case "majority":
+		o.SetWriteConcern(writeconcern.Majority())
+	case "1":
+		o.SetWriteConcern(writeconcern.W1())
+	case "0":
+		o.SetWriteConcern(writeconcern.Unacknowledged())
+	}
+	scale := int64(len(op.Steps))
+	for attempt := 0; ; attempt++ {
+		start := e.now()
+		if err := sess.StartTransaction(o); err != nil {
+			return res, err
+		}
+		res.Documents = 0
+		err := e.steps(sctx, op, n, scale, &res)
+		if err == nil {
+			err = e.commit(sctx, sess, op, &res)
+		} else {
+			// The abort's own failure changes nothing: the transaction
+			// is over either way, and err says why.
+			_ = sess.AbortTransaction(context.WithoutCancel(ctx))
+		}
+		if err == nil || !hasLabel(err, labelTransient) || attempt >= op.Retries {
+			return res, err
+		}
+		e.retried(op, err, start)
+		res.Retries++
+		if werr := e.sleep(ctx, e.backoff(attempt)); werr != nil {
+			return res, err
+		}
+	}
+}
+
+func (e *Executor) steps(sctx context.Context, op *Operation, n, scale int64, res *Result) error {
+	for i, s := range op.Steps {
+		r, err := e.run(sctx, s, n, n, scale, int64(i))
+		res.Documents += r.Documents
+		if err != nil {
+			return fmt.Errorf("step %d (%s): %w", i+1, s.Name, err)
+		}
+	}
+	return nil
+}
+
+// commit commits, trying again while the outcome is unknown (the
+// specification lets a commit be repeated), within the same bound as the
+// attempts.
+func (e *Executor) commit(sctx context.Context, sess *mongo.Session, op *Operation, res *Result) error {
+	for try := 0; ; try++ {
+		start := e.now()
+		err := sess.CommitTransaction(sctx)
+		if err == nil || !hasLabel(err, labelUnknownCommit) || try >= op.Retries {
+			return err
+		}
+		e.retried(op, err, start)
+		res.CommitRetries++
+		if werr := e.sleep(sctx, e.backoff(try)); werr != nil {
+			return err
+		}
+	}
+}
