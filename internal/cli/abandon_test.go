@@ -38,19 +38,21 @@ func TestEmbeddedServerSurvivesAbandonment(t *testing.T) {
 		t.Fatalf("the abandoning run: exit %d: %s", bad.code, bad.stderr)
 	}
 
-	// A healthy server answers each of these in milliseconds; 10 s is for a
-	// machine too busy to say so. A wedged server times every operation
-	// out, so --max-errors 3 ends its check after three timeouts. SQLite
-	// may refuse a write now and then under contention ("database is
-	// locked (517)", a stale snapshot that its busy timeout does not wait
-	// out): an error the server answered with is a living server, a
-	// timeout is not.
+	// A healthy server answers each of these in milliseconds; 60 s is for
+	// a machine so busy (a load average of 20 on 2 cores) that even that
+	// takes seconds. A wedged server never answers, so its operations time
+	// out however long the timeout; --max-errors 3 ends the check after
+	// three of them. SQLite may refuse a write now and then under
+	// contention ("database is locked (517)", a stale snapshot that its
+	// busy timeout does not wait out): an error the server answered with is
+	// a living server, a timeout is not, so only timeouts and the lack of
+	// any answer count against it.
 	r := mongobench(t, append([]string{"run", "mongodb", "-threads", "1", "-p", "operationcount=20",
-		"-p", "optimeout=10", "--max-errors", "3"}, props...)...)
+		"-p", "optimeout=60", "--max-errors", "3"}, props...)...)
 	s := parseSummary(t, r.stdout)
 	timeouts := s.int(t, "READ", "Return=TIMEOUT") + s.int(t, "UPDATE", "Return=TIMEOUT")
 	ok := s.int(t, "READ", "Return=OK") + s.int(t, "UPDATE", "Return=OK")
-	if timeouts > 0 || ok < 17 {
+	if timeouts > 0 || ok == 0 {
 		t.Fatalf("the server no longer answers after the abandoning run: %d timeouts, %d of 20 operations succeeded (exit %d): %s\n%s", timeouts, ok, r.code, r.stderr, r.stdout)
 	}
 }
