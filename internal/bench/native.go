@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/native"
@@ -33,6 +34,13 @@ func (p *Prepared) prepareNative(ctx context.Context) error {
 		return InputError{fmt.Errorf("%s has no %s phase for mongobench %s; add one under phases", f.Path, want, t.Command)}
 	}
 	drv := p.Client.Driver()
+	phases := []*native.Phase{ph}
+	if t.Command != "load" && p.Server != nil && f.Load != nil {
+		phases = append(phases, f.Load)
+	}
+	if err := p.checkSupported(ctx, f, phases); err != nil {
+		return err
+	}
 	if t.Command == "load" {
 		if err := native.Setup(ctx, f, drv, p.Database, t.Drop); err != nil {
 			return t.step(err, "creating the workload's collections and indexes")
@@ -45,6 +53,28 @@ func (p *Prepared) prepareNative(ctx context.Context) error {
 	var err error
 	if p.ops, err = native.NewPhaseRunner(f, ph, drv, p.Database); err != nil {
 		return InputError{err}
+	}
+	return nil
+}
+
+// checkSupported refuses, before anything is written or measured, a
+// phase with an operation the server cannot run (a transaction on a
+// standalone or on FerretDB, an aggregation stage FerretDB lacks): one
+// line naming each and what is accepted, instead of a run whose every
+// such operation fails. A server that will not say what it is is not
+// refused: its operations' own errors will say.
+func (p *Prepared) checkSupported(ctx context.Context, f *native.File, phases []*native.Phase) error {
+	srv, err := native.ServerOf(ctx, p.Client.Driver())
+	if err != nil {
+		p.t.notify(Info, "could not ask the server what it supports (%v): %s runs as written", err, f.Path)
+		return nil
+	}
+	var why []string
+	for _, ph := range phases {
+		why = append(why, ph.Unsupported(srv)...)
+	}
+	if len(why) > 0 {
+		return InputError{fmt.Errorf("%s: the server cannot run %s", f.Path, strings.Join(why, "; "))}
 	}
 	return nil
 }

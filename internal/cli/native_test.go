@@ -100,6 +100,29 @@ func TestNativeRefused(t *testing.T) {
 	}
 }
 
+// TestNativeUnsupportedRefused: a run whose phase holds an operation the
+// server cannot run (a transaction, on the embedded FerretDB) is refused
+// before anything is written or measured: one line naming the operation
+// and what is accepted, exit 2, no results file.
+func TestNativeUnsupportedRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	withTxn := strings.Replace(nativeShop, "phases:\n", "  - name: checkout\n    kind: transaction\n    steps:\n      - {kind: find, collection: orders, filter: {customer: 1}}\n      - {kind: insertOne, collection: orders}\nphases:\n", 1)
+	if err := os.WriteFile(file, []byte(withTxn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run.json")
+	r := mongobench(t, "run", "mongodb", "-P", file, "-p", "mongodb.url="+freshURL(t), "--no-store", "--out", out)
+	want := "the server cannot run operation checkout: FerretDB has no multi-document transactions; accepted: a MongoDB replica set or sharded cluster"
+	if r.code != ExitBadInput || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and one line with %q", r.code, r.stderr, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a results file was written for a refused run")
+	}
+}
+
 // TestNativeSweepLoad: a load sweep runs a native workload's load phase
 // at each point, its table's columns the phase's operations, each trial
 // into dropped collections.

@@ -69,15 +69,18 @@ type Operation struct {
 	Sort       *Template
 	Hint       *Template
 	Pipeline   *Template
-	Keys       *Template // createIndex
-	Field      string    // distinct
-	IndexName  string    // createIndex
-	Unique     bool      // createIndex
-	Limit      int64
-	Skip       int64
-	Upsert     bool
-	Ordered    bool // bulkWrite
-	ReturnNew  bool // findOneAndUpdate: return the document after the update
+	// Stages are the aggregation's stage names as written ("$match"),
+	// for asking the server whether it runs them before measuring.
+	Stages    []string
+	Keys      *Template // createIndex
+	Field     string    // distinct
+	IndexName string    // createIndex
+	Unique    bool      // createIndex
+	Limit     int64
+	Skip      int64
+	Upsert    bool
+	Ordered   bool // bulkWrite
+	ReturnNew bool // findOneAndUpdate: return the document after the update
 	// Steps are a bulkWrite's writes or a transaction's operations.
 	Steps        []*Operation
 	ReadConcern  string

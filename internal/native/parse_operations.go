@@ -200,6 +200,9 @@ func (p *parser) operationOption(op *Operation, key string, v *yaml.Node, what s
 	ow := what + ": " + key
 	if t, isTemplate := templateOptions[key]; isTemplate {
 		*t.field(op) = p.template(v, ow, sc, t.want)
+		if key == "pipeline" {
+			op.Stages = stageNames(v)
+		}
 		return
 	}
 	switch key {
@@ -279,6 +282,21 @@ func (p *parser) operationNames() []string {
 	names := make([]string, 0, len(p.file.Operations))
 	for _, o := range p.file.Operations {
 		names = append(names, o.Name)
+	}
+	return names
+}
+
+// stageNames are the first keys of a pipeline's stages: the stage names a
+// server must know.
+func stageNames(v *yaml.Node) []string {
+	if v.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var names []string
+	for _, st := range v.Content {
+		if st.Kind == yaml.MappingNode && len(st.Content) >= 2 {
+			names = append(names, st.Content[0].Value)
+		}
 	}
 	return names
 }
