@@ -3,10 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/threshold"
 
 	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/metrics"
@@ -123,6 +126,25 @@ func TestSweepRateLine(t *testing.T) {
 	// Workload A inserts nothing: its data stayed put.
 	if c := sweep.DataSizeConfounder([]string{"target"}, "target", done); c != "" {
 		t.Errorf("a sweep without inserts flagged: %q", c)
+	}
+}
+
+// TestFindMaxSaysNoRateLine: a find-max search says its own answer, so
+// its series gets no rate verdict beside it (one that judges every target
+// kept would read as a contradiction); the same trials as a rate sweep do.
+func TestFindMaxSaysNoRateLine(t *testing.T) {
+	t.Parallel()
+	done := recordedDone(t, recordedRate)
+	for _, tc := range []struct {
+		findMax []threshold.Threshold
+		lines   int
+	}{{nil, 1}, {[]threshold.Threshold{{Op: threshold.Overall}}, 0}} {
+		pr := &sweepPrinter{env: Env{Stderr: io.Discard}, o: &sweepOptions{findMax: tc.findMax},
+			plan: &sweep.Plan{X: "target", Varied: []string{"target"}, Series: []*sweep.Series{{}}}, sweep: &sweep.Sweep{ID: "s"}}
+		pr.SeriesDone(&sweep.Series{}, done)
+		if len(pr.knees) != tc.lines || (tc.lines == 1 && !strings.HasPrefix(pr.knees[0], "rate: ")) {
+			t.Errorf("find-max %v: lines %q, want %d rate line", tc.findMax != nil, pr.knees, tc.lines)
+		}
 	}
 }
 

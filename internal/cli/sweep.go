@@ -283,7 +283,10 @@ func (pr *sweepPrinter) SeriesDone(sr *sweep.Series, done []sweep.PointResult) {
 	// significance level.
 	opts := pr.o.knee
 	opts.Alpha = analysis.KneeAlpha(0, len(pr.plan.Series))
-	if k := sweep.SeriesFinding(pr.plan.X, opts, sr, done); k != "" {
+	// A find-max search says its own answer after its steps; the rate
+	// sweep's verdict, which judges by other rules (every target kept),
+	// would read as a contradiction of it.
+	if k := sweep.SeriesFinding(pr.plan.X, opts, sr, done); k != "" && len(pr.o.findMax) == 0 {
 		pr.knees = append(pr.knees, k)
 	}
 	if c := sweep.DataSizeConfounder(pr.plan.Varied, pr.plan.X, done); c != "" {
