@@ -184,29 +184,8 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 	}()
 	setup, cancel := stoppable(ctx, t.Stop)
 	defer cancel()
-	if p.URL == "" {
-		p.Server, err = embedded.Start(setup, embedded.Options{DataDir: t.DataDir})
-		if err != nil {
-			return nil, t.step(fmt.Errorf("cannot start the embedded server: %w", err), "starting the embedded server")
-		}
-		p.URL = p.Server.URI()
-		t.notify(Info, "no mongodb.url given: started the embedded server (FerretDB, SQLite) at %s, data in %s", p.URL, p.Server.DataDir())
-	}
-	p.Database = mongo.DatabaseFromURL(p.URL)
-	p.Client, err = mongo.Open(setup, mongo.Config{
-		URL: p.URL, Database: p.Database, Upsert: t.Upsert, Threads: spec.Threads,
-		ConnectTimeout: t.Connect, OpTimeout: spec.OpTimeout, Path: t.Path,
-	})
-	if err != nil {
-		return nil, t.step(err, "connecting to "+redact.URL(p.URL))
-	}
-	if path, fallbacks := p.Client.Path(); path == mongo.PathLean {
-		t.notify(Info, "mongodb.path=lean: the lean wire path takes what it covers; to the driver's path go %s", strings.Join(fallbacks, "; "))
-	}
-	if !t.OperationsOnly {
-		if p.Monitor, err = mongo.OpenMonitor(mongo.Config{URL: p.URL, ConnectTimeout: t.Connect}); err != nil {
-			return nil, err
-		}
+	if err := p.connect(setup); err != nil {
+		return nil, err
 	}
 	where := p.Database + "." + spec.Table
 	if t.Drop {
@@ -218,14 +197,7 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 	if err := p.setUpShardKey(setup); err != nil {
 		return nil, t.step(err, "setting up the shard key of "+where)
 	}
-	p.RunSeed = spec.Seed
-	if !spec.SeedSet {
-		p.RunSeed = uint64(time.Now().UnixNano())
-	}
-	p.Seed = p.RunSeed
-	if t.PhaseSeed != nil {
-		p.Seed = t.PhaseSeed(p.RunSeed)
-	}
+	p.chooseSeeds()
 	if t.Native != nil {
 		if err := p.prepareNative(setup); err != nil {
 			return nil, err
@@ -234,38 +206,104 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 	}
 	nextInsert := spec.RecordCount
 	if t.Command == "run" && !t.OperationsOnly {
-		n, err := p.Client.Count(setup, spec.Table)
-		if err := t.step(nil, "counting the documents in "+where); err != nil {
+		if err := p.checkCollection(setup, where); err != nil {
 			return nil, err
 		}
-		switch {
-		case err != nil && p.Server != nil:
-			return nil, fmt.Errorf("cannot count documents in %s: %w", where, err)
-		case n == 0 && p.Server != nil:
-			if err := p.preload(setup); err != nil {
+		if spec.Proportions[workload.TxInsert] > 0 {
+			if nextInsert, err = p.nextInsertKey(setup, where); err != nil {
 				return nil, err
 			}
-		case err == nil:
-			if w := ShortCollectionWarning(spec, p.Database, n); w != "" {
-				t.notify(Warning, "%s", w)
-			}
-		}
-	}
-	if t.Command == "run" && spec.Proportions[workload.TxInsert] > 0 && !t.OperationsOnly {
-		nextInsert, err = workload.NextInsertKey(setup, spec, func(ctx context.Context, key string) (bool, error) {
-			return p.Client.KeyExists(ctx, spec.Table, key)
-		})
-		if err != nil {
-			return nil, t.step(fmt.Errorf("cannot find where earlier inserts ended in %s: %w", where, err), "finding where earlier inserts ended")
-		}
-		if nextInsert > spec.RecordCount {
-			t.notify(Info, "%s already holds keys up to number %d from earlier runs: inserts continue after them", where, nextInsert-1)
 		}
 	}
 	if p.core, err = workload.NewCore(spec, nextInsert, p.Seed); err != nil {
 		return nil, InputError{err}
 	}
 	return p, nil
+}
+
+// connect starts the embedded server when no URL is given, and opens the
+// client and, unless the phase measures operations only, the monitor.
+func (p *Prepared) connect(setup context.Context) (err error) {
+	t := p.t
+	if p.URL == "" {
+		p.Server, err = embedded.Start(setup, embedded.Options{DataDir: t.DataDir})
+		if err != nil {
+			return t.step(fmt.Errorf("cannot start the embedded server: %w", err), "starting the embedded server")
+		}
+		p.URL = p.Server.URI()
+		t.notify(Info, "no mongodb.url given: started the embedded server (FerretDB, SQLite) at %s, data in %s", p.URL, p.Server.DataDir())
+	}
+	p.Database = mongo.DatabaseFromURL(p.URL)
+	p.Client, err = mongo.Open(setup, mongo.Config{
+		URL: p.URL, Database: p.Database, Upsert: t.Upsert, Threads: t.Spec.Threads,
+		ConnectTimeout: t.Connect, OpTimeout: t.Spec.OpTimeout, Path: t.Path,
+	})
+	if err != nil {
+		return t.step(err, "connecting to "+redact.URL(p.URL))
+	}
+	if path, fallbacks := p.Client.Path(); path == mongo.PathLean {
+		t.notify(Info, "mongodb.path=lean: the lean wire path takes what it covers; to the driver's path go %s", strings.Join(fallbacks, "; "))
+	}
+	if !t.OperationsOnly {
+		if p.Monitor, err = mongo.OpenMonitor(mongo.Config{URL: p.URL, ConnectTimeout: t.Connect}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chooseSeeds sets the run's seed, the spec's or else the clock's, and
+// the phase's, derived from it when the caller asks.
+func (p *Prepared) chooseSeeds() {
+	spec := p.t.Spec
+	p.RunSeed = spec.Seed
+	if !spec.SeedSet {
+		p.RunSeed = uint64(time.Now().UnixNano())
+	}
+	p.Seed = p.RunSeed
+	if p.t.PhaseSeed != nil {
+		p.Seed = p.t.PhaseSeed(p.RunSeed)
+	}
+}
+
+// checkCollection counts the documents a run will read: an empty
+// embedded server is filled first, and a collection shorter than
+// recordcount is warned of. A count that fails elsewhere is no reason
+// not to run.
+func (p *Prepared) checkCollection(setup context.Context, where string) error {
+	n, err := p.Client.Count(setup, p.t.Spec.Table)
+	if err := p.t.step(nil, "counting the documents in "+where); err != nil {
+		return err
+	}
+	switch {
+	case err != nil && p.Server != nil:
+		return fmt.Errorf("cannot count documents in %s: %w", where, err)
+	case n == 0 && p.Server != nil:
+		if err := p.preload(setup); err != nil {
+			return err
+		}
+	case err == nil:
+		if w := ShortCollectionWarning(p.t.Spec, p.Database, n); w != "" {
+			p.t.notify(Warning, "%s", w)
+		}
+	}
+	return nil
+}
+
+// nextInsertKey finds where earlier runs' inserts ended, for a run's
+// inserts to continue after them rather than collide.
+func (p *Prepared) nextInsertKey(setup context.Context, where string) (int64, error) {
+	spec := p.t.Spec
+	next, err := workload.NextInsertKey(setup, spec, func(ctx context.Context, key string) (bool, error) {
+		return p.Client.KeyExists(ctx, spec.Table, key)
+	})
+	if err != nil {
+		return 0, p.t.step(fmt.Errorf("cannot find where earlier inserts ended in %s: %w", where, err), "finding where earlier inserts ended")
+	}
+	if next > spec.RecordCount {
+		p.t.notify(Info, "%s already holds keys up to number %d from earlier runs: inserts continue after them", where, next-1)
+	}
+	return next, nil
 }
 
 // Close disconnects and stops the server Prepare started, within the

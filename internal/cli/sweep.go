@@ -15,6 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/sweep"
+	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // runSweep is "mongobench sweep": it parses, plans and runs the sweep
@@ -36,28 +37,14 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return badInput{err}
 	}
-	if w := o.benchArgs.native; w != nil && o.command != "load" {
-		return badInputf("sweep: -P %s is a native workload, which run sweeps do not run yet (load sweeps do); accepted: sweep load, or one run command per point", w.Path)
+	if err := checkSweepInput(o); err != nil {
+		return err
 	}
-	if err := checkThresholdOperations(append(o.benchArgs.thresholds, o.findMax...), o.benchArgs.native); err != nil {
-		return badInput{err}
-	}
-	// Planning resolves every point, which takes seconds for thousands:
-	// a signal ends it.
 	interrupt := newInterrupt(env.Interrupt)
 	defer interrupt.close()
-	findMaxDims(o, props)
-	planCtx, stopPlanning := stopContext(ctx, interrupt.stopped())
-	plan, err := sweep.NewPlan(planCtx, o.command, props, env.Getenv("MONGOBENCH_URL"), o.dims)
-	stopPlanning()
-	if code := interrupt.code(); code != 0 && err != nil {
-		return exitError{code, errors.New("sweep: interrupted while planning its points: nothing was run")}
-	}
+	plan, err := planSweep(ctx, o, props, env, interrupt)
 	if err != nil {
-		return badInput{err}
-	}
-	if len(o.findMax) > 0 {
-		plan.Planned = 0 // the search decides its points
+		return err
 	}
 	pr := &sweepPrinter{env: env, o: o, plan: plan}
 	if pr.ops, err = checkSweepOutputs(o, plan); err != nil {
@@ -74,15 +61,12 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	var metricsSink bench.Sink
 	var metricsRunID string
 	if o.benchArgs.metricsAddr != "" {
-		label, _ := plan.Props.Get("label")
-		run := promsink.Options{Part: 0, Parts: 1, RunID: newRunID(time.Now()), Label: label,
-			Workload: promsink.WorkloadName(o.benchArgs.files)}
-		srv, err := serveMetrics(o.benchArgs.metricsAddr, run, env)
+		srv, runID, err := serveSweepMetrics(o, plan, env)
 		if err != nil {
 			return err
 		}
 		defer srv.Close()
-		metricsSink, metricsRunID = srv.Sink(), run.RunID
+		metricsSink, metricsRunID = srv.Sink(), runID
 	}
 	a := o.benchArgs
 	s, err := sweep.Start(ctx, plan, sweep.Config{
@@ -112,19 +96,57 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	} else {
 		runErr = s.Run(ctx)
 	}
-	switch {
-	case len(pr.knees) > 0 && o.format == csvFormat:
-		// Stdout is the table alone, for a spreadsheet to read.
-		for _, k := range pr.knees {
-			fmt.Fprintf(env.Stderr, "mongobench: sweep %s: %s\n", s.ID, k)
-		}
-	case len(pr.knees) > 0:
-		fmt.Fprintln(env.Stdout)
-		for _, k := range pr.knees {
-			fmt.Fprintln(env.Stdout, k)
-		}
-	}
+	pr.printKnees()
 	pr.finish(st)
+	return sweepOutcome(runErr, s, o, env, interrupt)
+}
+
+// checkSweepInput refuses, before planning, what a sweep cannot run.
+func checkSweepInput(o *sweepOptions) error {
+	if w := o.benchArgs.native; w != nil && o.command != "load" {
+		return badInputf("sweep: -P %s is a native workload, which run sweeps do not run yet (load sweeps do); accepted: sweep load, or one run command per point", w.Path)
+	}
+	if err := checkThresholdOperations(append(o.benchArgs.thresholds, o.findMax...), o.benchArgs.native); err != nil {
+		return badInput{err}
+	}
+	return nil
+}
+
+// planSweep resolves the sweep's points. Planning resolves every point,
+// which takes seconds for thousands: a signal ends it.
+func planSweep(ctx context.Context, o *sweepOptions, props *workload.Properties, env Env, interrupt *interruptWatch) (*sweep.Plan, error) {
+	findMaxDims(o, props)
+	planCtx, stopPlanning := stopContext(ctx, interrupt.stopped())
+	plan, err := sweep.NewPlan(planCtx, o.command, props, env.Getenv("MONGOBENCH_URL"), o.dims)
+	stopPlanning()
+	if code := interrupt.code(); code != 0 && err != nil {
+		return nil, exitError{code, errors.New("sweep: interrupted while planning its points: nothing was run")}
+	}
+	if err != nil {
+		return nil, badInput{err}
+	}
+	if len(o.findMax) > 0 {
+		plan.Planned = 0 // the search decides its points
+	}
+	return plan, nil
+}
+
+// serveSweepMetrics starts the sweep's metrics endpoint, and returns it
+// with the run id its series carry.
+func serveSweepMetrics(o *sweepOptions, plan *sweep.Plan, env Env) (*promsink.Server, string, error) {
+	label, _ := plan.Props.Get("label")
+	run := promsink.Options{Part: 0, Parts: 1, RunID: newRunID(time.Now()), Label: label,
+		Workload: promsink.WorkloadName(o.benchArgs.files)}
+	srv, err := serveMetrics(o.benchArgs.metricsAddr, run, env)
+	if err != nil {
+		return nil, "", err
+	}
+	return srv, run.RunID, nil
+}
+
+// sweepOutcome is the sweep's error, and so its exit status, once it
+// has run and its table is printed.
+func sweepOutcome(runErr error, s *sweep.Sweep, o *sweepOptions, env Env, interrupt *interruptWatch) error {
 	var ie bench.InputError
 	switch {
 	case errors.Is(runErr, sweep.ErrStopped):
@@ -139,7 +161,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		// The sweep went on without the store; it still failed at that.
 		return fmt.Errorf("the sweep ran, but %s could not be saved in the results store (above); the results files in %s keep every run", plural(s.Unsaved, "run"), s.Dir)
 	case runErr == nil && len(o.findMax) == 0:
-		return sweepThresholdsFailure(env.Stderr, a.thresholds, s)
+		return sweepThresholdsFailure(env.Stderr, o.benchArgs.thresholds, s)
 	}
 	return runErr
 }
@@ -294,6 +316,22 @@ func (pr *sweepPrinter) SeriesDone(sr *sweep.Series, done []sweep.PointResult) {
 			c = sr.Label + ": " + c
 		}
 		fmt.Fprintf(pr.env.Stderr, "mongobench: warning: sweep %s: %s\n", pr.sweep.ID, c)
+	}
+}
+
+// printKnees prints the knees found, after the table.
+func (pr *sweepPrinter) printKnees() {
+	switch {
+	case len(pr.knees) > 0 && pr.o.format == csvFormat:
+		// Stdout is the table alone, for a spreadsheet to read.
+		for _, k := range pr.knees {
+			fmt.Fprintf(pr.env.Stderr, "mongobench: sweep %s: %s\n", pr.sweep.ID, k)
+		}
+	case len(pr.knees) > 0:
+		fmt.Fprintln(pr.env.Stdout)
+		for _, k := range pr.knees {
+			fmt.Fprintln(pr.env.Stdout, k)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,113 +93,19 @@ var tpccKnown = []string{"mongodb.url", "warehouses", "items", "customers", "see
 	"tpcc.readpreference", "tpcc.maxattempts", "tpcc.linepaths", "tpcc.check"}
 
 func resolveTPCC(o *tpccOptions, getenv func(string) string) (*tpccSettings, error) {
-	p := map[string]string{}
-	for _, kv := range o.props {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, badInputf("tpcc: -p %q is invalid: expected NAME=VALUE", redact.Arg(kv))
-		}
-		known := false
-		for _, n := range tpccKnown {
-			known = known || n == k
-		}
-		if !known {
-			return nil, badInputf("tpcc: unknown property %q: accepted properties are %s", redact.Arg(k), strings.Join(tpccKnown, ", "))
-		}
-		p[k] = v
-	}
-	s := &tpccSettings{opts: tpcc.DefaultOptions(), check: true}
-	var err error
-	num := func(name string, def, lo, hi int64) int64 {
-		v, ok := p[name]
-		if !ok || err != nil {
-			return def
-		}
-		n, e := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if e != nil || n < lo || n > hi {
-			err = badInputf("tpcc: %s=%q is invalid: expected a whole number from %d to %d", name, v, lo, hi)
-		}
-		return n
-	}
-	flag := func(name string, def bool) bool {
-		v, ok := p[name]
-		if !ok || err != nil {
-			return def
-		}
-		b, e := strconv.ParseBool(strings.TrimSpace(v))
-		if e != nil {
-			err = badInputf("tpcc: %s=%q is invalid: expected true or false", name, v)
-		}
-		return b
-	}
-	s.scale = tpcc.Scale{
-		Warehouses: int(num("warehouses", 1, 1, 100000)),
-		Items:      int(num("items", tpcc.DefaultItems, 100, tpcc.DefaultItems)),
-		Customers:  int(num("customers", tpcc.DefaultCustomers, 10, tpcc.DefaultCustomers)),
-	}
-	s.seed = uint64(num("seed", 0, 0, 1<<62))
-	s.runSeed = uint64(num("runseed", 1, 0, 1<<62))
-	s.threads = int(num("threadcount", 1, 1, 10000))
-	s.duration = time.Duration(num("maxexecutiontime", 60, 1, 365*24*3600)) * time.Second
-	s.count = num("operationcount", 0, 0, 1<<62)
-	s.opts.NoTransactions = !flag("tpcc.transactions", true)
-	s.opts.Normalized = flag("tpcc.normalized", false)
-	s.opts.FindAndModify = flag("tpcc.findandmodify", true)
-	s.opts.BatchWrites = flag("tpcc.batchwrites", true)
-	s.opts.DeliveryPerDistrict = flag("tpcc.deliveryperdistrict", false)
-	s.opts.Causal = flag("tpcc.causal", false)
-	s.opts.Retry.MaxAttempts = int(num("tpcc.maxattempts", 10, 1, 1000))
-	_, s.linePathsSet = p["tpcc.linepaths"]
-	s.opts.LinePaths = flag("tpcc.linepaths", false)
-	s.check = flag("tpcc.check", true)
+	p, err := tpccProps(o.props)
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := p["tpcc.writeconcern"]; ok {
-		switch {
-		case v == "majority":
-			s.opts.WriteConcern = writeconcern.Majority()
-		default:
-			n, e := strconv.Atoi(v)
-			if e != nil || n < 0 || n > 50 {
-				return nil, badInputf("tpcc: tpcc.writeconcern=%q is invalid: expected majority or a number of members from 0 to 50", v)
-			}
-			s.opts.WriteConcern = &writeconcern.WriteConcern{W: n}
-		}
+	s := &tpccSettings{opts: tpcc.DefaultOptions(), check: true}
+	if err := s.readProps(p); err != nil {
+		return nil, err
 	}
-	if v, ok := p["tpcc.readconcern"]; ok {
-		switch v {
-		case "local", "majority", "snapshot", "linearizable", "available":
-			s.opts.ReadConcern = &readconcern.ReadConcern{Level: v}
-		default:
-			return nil, badInputf("tpcc: tpcc.readconcern=%q is invalid: expected local, majority, snapshot, linearizable or available", v)
-		}
+	if err := resolveTPCCConcerns(p, &s.opts); err != nil {
+		return nil, err
 	}
-	if v, ok := p["tpcc.readpreference"]; ok {
-		mode, e := readpref.ModeFromString(v)
-		if e != nil {
-			return nil, badInputf("tpcc: tpcc.readpreference=%q is invalid: expected primary, primaryPreferred, secondary, secondaryPreferred or nearest", v)
-		}
-		rp, e := readpref.New(mode)
-		if e != nil {
-			return nil, badInputf("tpcc: tpcc.readpreference=%q: %v", v, e)
-		}
-		s.opts.ReadPreference = rp
-	}
-	s.url = p["mongodb.url"]
-	if s.url == "" {
-		s.url = getenv("MONGOBENCH_URL")
-	}
-	if s.url != "" {
-		if e := mongodb.ValidateURL(s.url); e != nil {
-			return nil, badInputf("tpcc: %v", e)
-		}
-	}
-	s.database = "tpcc"
-	if s.url != "" {
-		if db := mongodb.DatabaseFromURL(s.url); db != mongodb.DefaultDatabase || strings.Contains(s.url, "/"+mongodb.DefaultDatabase) {
-			s.database = db
-		}
+	if err := s.resolveTarget(p, getenv); err != nil {
+		return nil, err
 	}
 	s.part, err = partition.Resolve(o.part, 0, getenv)
 	if err != nil {
@@ -212,6 +119,139 @@ func resolveTPCC(o *tpccOptions, getenv func(string) string) (*tpccSettings, err
 		return nil, badInputf("tpcc: --drop with --part %s is refused: expected one whole load to drop, since each part would drop the others' data", s.part)
 	}
 	return s, nil
+}
+
+// tpccProps are the -p NAME=VALUE properties by name, each one known.
+func tpccProps(props []string) (map[string]string, error) {
+	p := map[string]string{}
+	for _, kv := range props {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, badInputf("tpcc: -p %q is invalid: expected NAME=VALUE", redact.Arg(kv))
+		}
+		if !slices.Contains(tpccKnown, k) {
+			return nil, badInputf("tpcc: unknown property %q: accepted properties are %s", redact.Arg(k), strings.Join(tpccKnown, ", "))
+		}
+		p[k] = v
+	}
+	return p, nil
+}
+
+// propReader reads numbers and flags from properties, keeping the first
+// error so that a run of reads is checked once, and reports the first
+// invalid property in the order they are read.
+type propReader struct {
+	p   map[string]string
+	err error
+}
+
+func (r *propReader) num(name string, def, lo, hi int64) int64 {
+	v, ok := r.p[name]
+	if !ok || r.err != nil {
+		return def
+	}
+	n, e := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if e != nil || n < lo || n > hi {
+		r.err = badInputf("tpcc: %s=%q is invalid: expected a whole number from %d to %d", name, v, lo, hi)
+	}
+	return n
+}
+
+func (r *propReader) flag(name string, def bool) bool {
+	v, ok := r.p[name]
+	if !ok || r.err != nil {
+		return def
+	}
+	b, e := strconv.ParseBool(strings.TrimSpace(v))
+	if e != nil {
+		r.err = badInputf("tpcc: %s=%q is invalid: expected true or false", name, v)
+	}
+	return b
+}
+
+// readProps sets the scale, the run's bounds and the transactions'
+// switches from their properties.
+func (s *tpccSettings) readProps(p map[string]string) error {
+	r := &propReader{p: p}
+	s.scale = tpcc.Scale{
+		Warehouses: int(r.num("warehouses", 1, 1, 100000)),
+		Items:      int(r.num("items", tpcc.DefaultItems, 100, tpcc.DefaultItems)),
+		Customers:  int(r.num("customers", tpcc.DefaultCustomers, 10, tpcc.DefaultCustomers)),
+	}
+	s.seed = uint64(r.num("seed", 0, 0, 1<<62))
+	s.runSeed = uint64(r.num("runseed", 1, 0, 1<<62))
+	s.threads = int(r.num("threadcount", 1, 1, 10000))
+	s.duration = time.Duration(r.num("maxexecutiontime", 60, 1, 365*24*3600)) * time.Second
+	s.count = r.num("operationcount", 0, 0, 1<<62)
+	s.opts.NoTransactions = !r.flag("tpcc.transactions", true)
+	s.opts.Normalized = r.flag("tpcc.normalized", false)
+	s.opts.FindAndModify = r.flag("tpcc.findandmodify", true)
+	s.opts.BatchWrites = r.flag("tpcc.batchwrites", true)
+	s.opts.DeliveryPerDistrict = r.flag("tpcc.deliveryperdistrict", false)
+	s.opts.Causal = r.flag("tpcc.causal", false)
+	s.opts.Retry.MaxAttempts = int(r.num("tpcc.maxattempts", 10, 1, 1000))
+	_, s.linePathsSet = p["tpcc.linepaths"]
+	s.opts.LinePaths = r.flag("tpcc.linepaths", false)
+	s.check = r.flag("tpcc.check", true)
+	return r.err
+}
+
+// resolveTPCCConcerns sets the write concern, read concern and read
+// preference that their properties name; without one, the server's.
+func resolveTPCCConcerns(p map[string]string, opts *tpcc.Options) error {
+	if v, ok := p["tpcc.writeconcern"]; ok {
+		switch {
+		case v == "majority":
+			opts.WriteConcern = writeconcern.Majority()
+		default:
+			n, e := strconv.Atoi(v)
+			if e != nil || n < 0 || n > 50 {
+				return badInputf("tpcc: tpcc.writeconcern=%q is invalid: expected majority or a number of members from 0 to 50", v)
+			}
+			opts.WriteConcern = &writeconcern.WriteConcern{W: n}
+		}
+	}
+	if v, ok := p["tpcc.readconcern"]; ok {
+		switch v {
+		case "local", "majority", "snapshot", "linearizable", "available":
+			opts.ReadConcern = &readconcern.ReadConcern{Level: v}
+		default:
+			return badInputf("tpcc: tpcc.readconcern=%q is invalid: expected local, majority, snapshot, linearizable or available", v)
+		}
+	}
+	if v, ok := p["tpcc.readpreference"]; ok {
+		mode, e := readpref.ModeFromString(v)
+		if e != nil {
+			return badInputf("tpcc: tpcc.readpreference=%q is invalid: expected primary, primaryPreferred, secondary, secondaryPreferred or nearest", v)
+		}
+		rp, e := readpref.New(mode)
+		if e != nil {
+			return badInputf("tpcc: tpcc.readpreference=%q: %v", v, e)
+		}
+		opts.ReadPreference = rp
+	}
+	return nil
+}
+
+// resolveTarget sets the server's URL, from mongodb.url or else
+// MONGOBENCH_URL, and the database: tpcc unless the URL names one.
+func (s *tpccSettings) resolveTarget(p map[string]string, getenv func(string) string) error {
+	s.url = p["mongodb.url"]
+	if s.url == "" {
+		s.url = getenv("MONGOBENCH_URL")
+	}
+	if s.url != "" {
+		if e := mongodb.ValidateURL(s.url); e != nil {
+			return badInputf("tpcc: %v", e)
+		}
+	}
+	s.database = "tpcc"
+	if s.url != "" {
+		if db := mongodb.DatabaseFromURL(s.url); db != mongodb.DefaultDatabase || strings.Contains(s.url, "/"+mongodb.DefaultDatabase) {
+			s.database = db
+		}
+	}
+	return nil
 }
 
 func runTPCC(ctx context.Context, args []string, env Env) error {

@@ -173,13 +173,7 @@ func (w *worker) do(ctx context.Context, k kind, table, key string, fields []str
 	}
 	w.watch(ctx)
 	now := time.Now()
-	var deadline time.Time
-	if w.c.cfg.OpTimeout > 0 {
-		deadline = now.Add(w.c.cfg.OpTimeout)
-	}
-	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
-		deadline = d
-	}
+	deadline := w.deadline(ctx, now)
 	if w.lsid == nil || w.dirty {
 		w.lsid, w.txn, w.dirty = w.c.newSession(), 0, false
 	}
@@ -193,6 +187,8 @@ func (w *worker) do(ctx context.Context, k kind, table, key string, fields []str
 			}
 			return nil, classifyNet(ctx, err)
 		}
+		// Whether a write is retried depends on the server the attempt
+		// got; its transaction number is taken once, for both attempts.
 		retryWrite := k == write && w.c.retryWrites && retryWritesSupported(w.h.desc)
 		if k == write {
 			retryable = retryWrite
@@ -204,45 +200,59 @@ func (w *worker) do(ctx context.Context, k kind, table, key string, fields []str
 		if err := w.encode(k, table, key, fields, values, b, op, retryWrite, maxTimeMS(deadline, now, w.h.rttMin)); err != nil {
 			return nil, err
 		}
-		wm, err := w.roundTrip(ctx, deadline)
-		if err != nil {
-			w.fail(ctx, topology.ConnectionError{Wrapped: err}, true)
-			w.dirty = true
-			last = classifyNet(ctx, err)
-			if ctx.Err() != nil || !retryable || isTimeout(err) {
-				return nil, last
-			}
-			continue
+		r, again, err := w.exchange(ctx, deadline, k, op, retryable)
+		if !again {
+			return r, err
 		}
-		r := &w.reply
-		if err := r.parse(wm); err != nil {
-			w.fail(ctx, topology.ConnectionError{Wrapped: err}, true)
-			return nil, err
-		}
-		w.gossip(r.clusterTime)
-		if r.ok {
-			err := r.writeError(op)
-			if err == nil {
-				return r, nil
-			}
-			// A write concern error labelled retryable is retried, as the
-			// driver retries it; write errors are not.
-			if retryable && r.wcError.Type != 0 && r.retryable(true) {
-				last = err
-				continue
-			}
-			return nil, err
-		}
-		cerr := r.commandError()
-		if derr, ok := cerr.(driver.Error); ok && (derr.NotPrimary() || derr.NodeIsRecovering()) {
-			w.fail(ctx, derr, false)
-		}
-		last = classifyCommand(cerr, r)
-		if !retryable || !r.retryable(k == write) {
-			return nil, last
-		}
+		last = err
 	}
 	return nil, last
+}
+
+// deadline is the operation's: the sooner of OpTimeout's and the
+// context's, zero without either.
+func (w *worker) deadline(ctx context.Context, now time.Time) time.Time {
+	var deadline time.Time
+	if w.c.cfg.OpTimeout > 0 {
+		deadline = now.Add(w.c.cfg.OpTimeout)
+	}
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
+	return deadline
+}
+
+// exchange sends the encoded command and reads its reply. again is true
+// when err is one the driver would retry, if retryable; the caller
+// decides whether an attempt is left.
+func (w *worker) exchange(ctx context.Context, deadline time.Time, k kind, op writeOp, retryable bool) (_ *reply, again bool, _ error) {
+	wm, err := w.roundTrip(ctx, deadline)
+	if err != nil {
+		w.fail(ctx, topology.ConnectionError{Wrapped: err}, true)
+		w.dirty = true
+		nerr := classifyNet(ctx, err)
+		return nil, ctx.Err() == nil && retryable && !isTimeout(err), nerr
+	}
+	r := &w.reply
+	if err := r.parse(wm); err != nil {
+		w.fail(ctx, topology.ConnectionError{Wrapped: err}, true)
+		return nil, false, err
+	}
+	w.gossip(r.clusterTime)
+	if r.ok {
+		err := r.writeError(op)
+		if err == nil {
+			return r, false, nil
+		}
+		// A write concern error labelled retryable is retried, as the
+		// driver retries it; write errors are not.
+		return nil, retryable && r.wcError.Type != 0 && r.retryable(true), err
+	}
+	cerr := r.commandError()
+	if derr, ok := cerr.(driver.Error); ok && (derr.NotPrimary() || derr.NodeIsRecovering()) {
+		w.fail(ctx, derr, false)
+	}
+	return nil, retryable && r.retryable(k == write), classifyCommand(cerr, r)
 }
 
 // maxTimeMS is what the driver sends for a context deadline: the time
