@@ -50,26 +50,16 @@ var _ OpRecorder = (*session)(nil)
 
 // workOps is work for a phase of named operations.
 func (ph *phaseWorkers) workOps(id int) {
-	cfg := ph.cfg
 	wctx := ph.workerCtxs[id]
-	s := &session{rec: ph.recorders[id], clock: cfg.Clock, runCtx: wctx, abandoned: &ph.abandoned, failures: ph.rules.failures}
-	w := cfg.Ops.NewWorker(id, cfg.Seed)
+	s := ph.newSession(id, nil)
+	w := ph.cfg.Ops.NewWorker(id, ph.cfg.Seed)
 	defer w.Close()
-	var timer Timer
-	if ph.timers != nil {
-		timer = ph.timers[id]
-	}
-	for wctx.Err() == nil && !ph.stopping() {
-		slot := ph.next.Add(1) - 1
-		if slot >= ph.limit {
-			break
-		}
-		intended, ok := ph.await(slot, timer, wctx)
+	timer := ph.timerOf(id)
+	for {
+		slot, ok := ph.claim(wctx, timer, s)
 		if !ok {
 			break
 		}
-		ph.progress.started.Add(1)
-		s.intended = intended
 		w.Do(wctx, slot, s)
 	}
 }

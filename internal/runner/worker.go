@@ -113,27 +113,15 @@ func (ph *phaseWorkers) work(id int) {
 	wctx := ph.workerCtxs[id]
 	d := cfg.NewDB()
 	defer d.Close()
-	s := &session{db: d, rec: ph.recorders[id], clock: cfg.Clock, runCtx: wctx, abandoned: &ph.abandoned, failures: ph.rules.failures}
-	if b, ok := d.(db.BatchInserter); ok {
-		s.batch = b
-	}
+	s := ph.newSession(id, d)
 	w := cfg.Core.NewWorker(id, cfg.Seed, cfg.BatchSize)
 	batching := !cfg.Transactions && cfg.BatchSize > 1
-	var timer Timer
-	if ph.timers != nil {
-		timer = ph.timers[id]
-	}
-	for wctx.Err() == nil && !ph.stopping() {
-		slot := ph.next.Add(1) - 1
-		if slot >= ph.limit {
+	timer := ph.timerOf(id)
+	for {
+		if _, ok := ph.claim(wctx, timer, s); !ok {
 			break
 		}
-		intended, ok := ph.await(slot, timer, wctx)
-		if !ok {
-			break
-		}
-		ph.progress.started.Add(1)
-		s.intended = intended
+		intended := s.intended
 		if cfg.Transactions {
 			w.DoTransaction(wctx, s)
 			continue
@@ -155,6 +143,44 @@ func (ph *phaseWorkers) work(id int) {
 		}
 		_ = w.Flush(flushCtx, s)
 	}
+}
+
+// newSession is worker id's session: its ring, the run's clock and its
+// context; d, when not nil, is the binding it calls (YCSB's operations).
+func (ph *phaseWorkers) newSession(id int, d db.DB) *session {
+	s := &session{db: d, rec: ph.recorders[id], clock: ph.cfg.Clock, runCtx: ph.workerCtxs[id], abandoned: &ph.abandoned, failures: ph.rules.failures}
+	if b, ok := d.(db.BatchInserter); ok {
+		s.batch = b
+	}
+	return s
+}
+
+// timerOf is worker id's precise timer in an open loop; nil in a closed one.
+func (ph *phaseWorkers) timerOf(id int) Timer {
+	if ph.timers == nil {
+		return nil
+	}
+	return ph.timers[id]
+}
+
+// claim takes the worker's next operation and waits for its due time,
+// setting its intended start on s; false ends the worker (the operation
+// count reached, a stop, the end of the phase).
+func (ph *phaseWorkers) claim(wctx context.Context, timer Timer, s *session) (slot int64, ok bool) {
+	if wctx.Err() != nil || ph.stopping() {
+		return 0, false
+	}
+	slot = ph.next.Add(1) - 1
+	if slot >= ph.limit {
+		return 0, false
+	}
+	intended, ok := ph.await(slot, timer, wctx)
+	if !ok {
+		return 0, false
+	}
+	ph.progress.started.Add(1)
+	s.intended = intended
+	return slot, true
 }
 
 // stopping reports whether the workers were told to start no new
