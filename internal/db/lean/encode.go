@@ -3,6 +3,8 @@ package lean
 import (
 	"encoding/binary"
 
+	"github.com/mongobench/mongobench/internal/db/ycsbdoc"
+
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/description"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/wiremessage"
@@ -107,7 +109,7 @@ func (w *worker) encode(k kind, table, key string, fields []string, values []db.
 			out, _ = bsoncore.AppendDocumentEnd(out, q)
 			u, out = bsoncore.AppendDocumentElementStart(out, "u")
 			set, out = bsoncore.AppendDocumentElementStart(out, "$set")
-			out = appendFields(out, values)
+			out = ycsbdoc.AppendFields(out, values)
 			out, _ = bsoncore.AppendDocumentEnd(out, set)
 			out, _ = bsoncore.AppendDocumentEnd(out, u)
 			out, _ = bsoncore.AppendDocumentEnd(out, s)
@@ -120,13 +122,13 @@ func (w *worker) encode(k kind, table, key string, fields []string, values []db.
 			out = bsoncore.AppendInt32Element(out, "limit", 1)
 			out, _ = bsoncore.AppendDocumentEnd(out, s)
 		case opInsert:
-			out = appendRecord(out, key, values)
+			out = ycsbdoc.AppendRecord(out, key, values)
 		case opInsertMany:
 			if len(b.keys) > int(max(d.MaxBatchCount, 1)) {
 				return errTooLarge
 			}
 			for i, k := range b.keys {
-				out = appendRecord(out, k, b.values[i])
+				out = ycsbdoc.AppendRecord(out, k, b.values[i])
 			}
 		}
 		binary.LittleEndian.PutUint32(out[start:], uint32(len(out)-start))
@@ -140,44 +142,4 @@ func (w *worker) encode(k kind, table, key string, fields []string, values []db.
 	binary.LittleEndian.PutUint32(out, uint32(len(out)))
 	w.out = out
 	return nil
-}
-
-func appendFields(dst []byte, values []db.Field) []byte {
-	for _, f := range values {
-		dst = bsoncore.AppendBinaryElement(dst, f.Name, 0, f.Value)
-	}
-	return dst
-}
-
-// appendRecord appends YCSB's document {_id: key, field0: <binary>, ...}.
-func appendRecord(dst []byte, key string, values []db.Field) []byte {
-	idx, b := bsoncore.AppendDocumentStart(dst)
-	b = bsoncore.AppendStringElement(b, "_id", key)
-	b = appendFields(b, values)
-	b, _ = bsoncore.AppendDocumentEnd(b, idx)
-	return b
-}
-
-// visitDocument calls visit for each element of doc whose value is binary
-// (YCSB's fields) or a string (_id), without allocating.
-func visitDocument(doc bsoncore.Document, visit db.FieldVisitor) {
-	if len(doc) < 5 {
-		return
-	}
-	rem := []byte(doc[4 : len(doc)-1])
-	for len(rem) > 0 {
-		elem, rest, ok := bsoncore.ReadElement(rem)
-		if !ok {
-			return
-		}
-		rem = rest
-		v := elem.Value()
-		switch v.Type {
-		case bsoncore.TypeBinary:
-			_, data := v.Binary()
-			visit(elem.Key(), data)
-		case bsoncore.TypeString:
-			visit(elem.Key(), []byte(v.StringValue()))
-		}
-	}
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/db/ycsbdoc"
+
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/description"
@@ -68,7 +70,7 @@ func (w *worker) Read(ctx context.Context, table, key string, fields []string, v
 		return db.ErrNotFound
 	}
 	if visit != nil {
-		visitDocument(doc, visit)
+		ycsbdoc.Visit(doc, visit)
 	}
 	return nil
 }

@@ -13,11 +13,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/db/ycsbdoc"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
 	//lint:ignore SA1019 the lean path shares the topology's cluster clock; go.mod pins the driver
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/session"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
@@ -374,45 +377,6 @@ func (w *worker) findOptions(fields []string) *options.FindOneOptionsBuilder {
 	return options.FindOne().SetProjection(bson.Raw(appendProjection(nil, fields)))
 }
 
-func appendFields(dst []byte, values []db.Field) []byte {
-	for _, f := range values {
-		dst = bsoncore.AppendBinaryElement(dst, f.Name, 0, f.Value)
-	}
-	return dst
-}
-
-func (w *worker) record(key string, values []db.Field, dst []byte) []byte {
-	idx, b := bsoncore.AppendDocumentStart(dst[:0])
-	b = bsoncore.AppendStringElement(b, "_id", key)
-	b = appendFields(b, values)
-	b, _ = bsoncore.AppendDocumentEnd(b, idx)
-	return b
-}
-
-// visitDocument calls visit for each element of doc whose value is binary
-// (YCSB's fields) or a string (_id), without allocating.
-func visitDocument(doc bson.Raw, visit db.FieldVisitor) {
-	if len(doc) < 5 {
-		return
-	}
-	rem := []byte(doc[4 : len(doc)-1])
-	for len(rem) > 0 {
-		elem, rest, ok := bsoncore.ReadElement(rem)
-		if !ok {
-			return
-		}
-		rem = rest
-		v := elem.Value()
-		switch v.Type {
-		case bsoncore.TypeBinary:
-			_, data := v.Binary()
-			visit(elem.Key(), data)
-		case bsoncore.TypeString:
-			visit(elem.Key(), []byte(v.StringValue()))
-		}
-	}
-}
-
 // Read is findOne({_id: key}) with a projection of the requested fields.
 func (w *worker) Read(ctx context.Context, table, key string, fields []string, visit db.FieldVisitor) error {
 	ctx, cancel := w.c.opContext(ctx)
@@ -423,7 +387,7 @@ func (w *worker) Read(ctx context.Context, table, key string, fields []string, v
 		return classify(err)
 	}
 	if visit != nil {
-		visitDocument(raw, visit)
+		ycsbdoc.Visit(raw, visit)
 	}
 	return nil
 }
@@ -456,7 +420,7 @@ func (w *worker) Scan(ctx context.Context, table, startKey string, count int, fi
 	for cur.Next(ctx) {
 		n++
 		if visit != nil {
-			visitDocument(cur.Current, visit)
+			ycsbdoc.Visit(cur.Current, visit)
 		}
 	}
 	if err := cur.Err(); err != nil {
@@ -475,7 +439,7 @@ func (w *worker) Update(ctx context.Context, table, key string, values []db.Fiel
 	idx, b := bsoncore.AppendDocumentStart(w.update[:0])
 	var set int32
 	set, b = bsoncore.AppendDocumentElementStart(b, "$set")
-	b = appendFields(b, values)
+	b = ycsbdoc.AppendFields(b, values)
 	b, _ = bsoncore.AppendDocumentEnd(b, set)
 	b, _ = bsoncore.AppendDocumentEnd(b, idx)
 	w.update = b
@@ -493,7 +457,7 @@ func (w *worker) Update(ctx context.Context, table, key string, values []db.Fiel
 func (w *worker) Insert(ctx context.Context, table, key string, values []db.Field) error {
 	ctx, cancel := w.c.opContext(ctx)
 	defer cancel()
-	w.doc = w.record(key, values, w.doc)
+	w.doc = ycsbdoc.AppendRecord(w.doc[:0], key, values)
 	var err error
 	if w.c.cfg.Upsert {
 		_, err = w.coll(table).ReplaceOne(ctx, w.idFilter(key), bson.Raw(w.doc), w.upsert)
@@ -513,7 +477,7 @@ func (w *worker) InsertBatch(ctx context.Context, table string, keys []string, v
 	}
 	w.docs = w.docs[:0]
 	for i, key := range keys {
-		w.bufs[i] = w.record(key, values[i], w.bufs[i])
+		w.bufs[i] = ycsbdoc.AppendRecord(w.bufs[i][:0], key, values[i])
 		w.docs = append(w.docs, bson.Raw(w.bufs[i]))
 	}
 	var err error
