@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/txnretry"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -74,23 +76,12 @@ func NewExecutor(client *mongo.Client, database string, f *File, seed uint64) *E
 		c:       NewCtx(),
 		DocBase: map[*Collection]int64{},
 		jitter:  rand.New(rand.NewPCG(seed, 0x7a3)),
-		sleep:   sleepCtx,
+		sleep:   txnretry.Sleep,
 	}
 	for _, c := range f.Collections {
 		e.colls[c] = d.Collection(c.Name)
 	}
 	return e
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // rawValue hands the driver an encoded value of any BSON type (an update

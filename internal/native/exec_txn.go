@@ -2,9 +2,10 @@ package native
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mongobench/mongobench/internal/txnretry"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -12,29 +13,11 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
 )
 
-// Transaction error labels (MongoDB's drivers specification).
-const (
-	labelTransient     = "TransientTransactionError"
-	labelUnknownCommit = "UnknownTransactionCommitResult"
-)
-
-// Backoff bounds between a transaction's attempts: the wait before
-// attempt k is drawn uniformly from [0, min(backoffMax, backoffBase×2^k)),
-// so workers that conflicted do not retry in step.
-const (
-	backoffBase = 5 * time.Millisecond
-	backoffMax  = 500 * time.Millisecond
-)
-
+// backoff is the wait before attempt+1 of a transaction or of its
+// commit, jittered from the executor's seeded source (txnretry.Default:
+// from 0–5 ms up to 0–500 ms).
 func (e *Executor) backoff(attempt int) time.Duration {
-	d := backoffBase << min(attempt, 16)
-	d = min(d, backoffMax)
-	return time.Duration(e.jitter.Int64N(int64(d)) + 1)
-}
-
-func hasLabel(err error, label string) bool {
-	var le mongo.LabeledError
-	return errors.As(err, &le) && le.HasErrorLabel(label)
+	return txnretry.Default.Wait(attempt+1, e.jitter.Float64())
 }
 
 func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Result, error) {
@@ -77,7 +60,7 @@ func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Res
 			// is over either way, and err says why.
 			_ = sess.AbortTransaction(context.WithoutCancel(ctx))
 		}
-		if err == nil || !hasLabel(err, labelTransient) || attempt >= op.Retries {
+		if err == nil || !txnretry.HasLabel(err, txnretry.LabelTransient) || attempt >= op.Retries {
 			return res, err
 		}
 		e.retried(op, err, start)
@@ -106,7 +89,7 @@ func (e *Executor) commit(sctx context.Context, sess *mongo.Session, op *Operati
 	for try := 0; ; try++ {
 		start := e.now()
 		err := sess.CommitTransaction(sctx)
-		if err == nil || !hasLabel(err, labelUnknownCommit) || try >= op.Retries {
+		if err == nil || !txnretry.HasLabel(err, txnretry.LabelUnknownCommit) || try >= op.Retries {
 			return err
 		}
 		e.retried(op, err, start)

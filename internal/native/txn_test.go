@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/txnretry"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -167,7 +169,7 @@ func TestTransactionRetriesTransientError(t *testing.T) {
 	// The first update conflicts, as a write conflict does on a replica set.
 	srv, client := txnServer(t, func(name string, seen int) bson.Raw {
 		if name == "update" && seen == 1 {
-			return labelled(112, "WriteConflict", labelTransient)
+			return labelled(112, "WriteConflict", txnretry.LabelTransient)
 		}
 		return nil
 	})
@@ -178,8 +180,8 @@ func TestTransactionRetriesTransientError(t *testing.T) {
 	if res.Retries != 1 || len(waits) != 1 {
 		t.Fatalf("retries %d, waits %v; want one retry after one wait", res.Retries, waits)
 	}
-	if waits[0] <= 0 || waits[0] > backoffBase {
-		t.Errorf("first wait %v outside (0, %v]", waits[0], backoffBase)
+	if waits[0] < 0 || waits[0] >= txnretry.Default.Base {
+		t.Errorf("first wait %v outside [0, %v)", waits[0], txnretry.Default.Base)
 	}
 	var names []string
 	var txns []int64
@@ -199,7 +201,7 @@ func TestTransactionRetriesUnknownCommit(t *testing.T) {
 	t.Parallel()
 	srv, client := txnServer(t, func(name string, seen int) bson.Raw {
 		if name == "commitTransaction" && seen == 1 {
-			return labelled(64, "WriteConcernFailed", labelUnknownCommit)
+			return labelled(64, "WriteConcernFailed", txnretry.LabelUnknownCommit)
 		}
 		return nil
 	})
@@ -222,20 +224,20 @@ func TestTransactionRetriesBounded(t *testing.T) {
 	t.Parallel()
 	srv, client := txnServer(t, func(name string, _ int) bson.Raw {
 		if name == "update" {
-			return labelled(112, "WriteConflict", labelTransient)
+			return labelled(112, "WriteConflict", txnretry.LabelTransient)
 		}
 		return nil
 	})
 	res, waits, err := runTransfer(t, client)
-	if !hasLabel(err, labelTransient) {
+	if !txnretry.HasLabel(err, txnretry.LabelTransient) {
 		t.Fatalf("err %v; want the last TransientTransactionError", err)
 	}
 	if res.Retries != 2 || len(waits) != 2 {
 		t.Fatalf("retries %d, waits %v; want the file's 2", res.Retries, waits)
 	}
 	for k, w := range waits {
-		if limit := min(backoffMax, backoffBase<<k); w <= 0 || w > limit {
-			t.Errorf("wait %d is %v, outside (0, %v]", k, w, limit)
+		if limit := txnretry.Default.Ceiling(k + 1); w < 0 || w >= limit {
+			t.Errorf("wait %d is %v, outside [0, %v)", k, w, limit)
 		}
 	}
 	aborts := 0
@@ -292,7 +294,7 @@ func TestPhaseRecordsRetries(t *testing.T) {
 	t.Parallel()
 	_, client := txnServer(t, func(name string, seen int) bson.Raw {
 		if name == "update" && seen <= 2 {
-			return labelled(112, "WriteConflict", labelTransient)
+			return labelled(112, "WriteConflict", txnretry.LabelTransient)
 		}
 		return nil
 	})
@@ -309,7 +311,7 @@ func TestPhaseRecordsRetries(t *testing.T) {
 		t.Fatalf("recorded %+v; want two retried attempts and the operation", rec.seen)
 	}
 	for i, r := range rec.seen[:2] {
-		if r.op != "phase-transfer.retries" || !r.part || !hasLabel(r.err, labelTransient) {
+		if r.op != "phase-transfer.retries" || !r.part || !txnretry.HasLabel(r.err, txnretry.LabelTransient) {
 			t.Errorf("record %d: %+v; want a part phase-transfer.retries with the conflict", i, r)
 		}
 	}

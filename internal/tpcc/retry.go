@@ -2,22 +2,18 @@ package tpcc
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/mongo"
+	"github.com/mongobench/mongobench/internal/txnretry"
 )
 
-// The labels a server puts on a transaction's errors (MongoDB's
-// transactions specification): the first says the whole transaction may
-// succeed if run again, the second that a commit may or may not have
-// happened and may be sent again.
+// The labels a server puts on a transaction's errors (txnretry's).
 const (
-	LabelTransient     = "TransientTransactionError"
-	LabelUnknownCommit = "UnknownTransactionCommitResult"
+	LabelTransient     = txnretry.LabelTransient
+	LabelUnknownCommit = txnretry.LabelUnknownCommit
 )
 
 // RetryPolicy bounds the retries of one transaction: at most MaxAttempts
@@ -38,37 +34,12 @@ type RetryPolicy struct {
 
 // DefaultRetryPolicy: 10 attempts, waits from 0–5 ms up to 0–500 ms.
 func DefaultRetryPolicy() RetryPolicy {
-	return RetryPolicy{MaxAttempts: 10, Base: 5 * time.Millisecond, Max: 500 * time.Millisecond}
+	return RetryPolicy{MaxAttempts: 10, Base: txnretry.Default.Base, Max: txnretry.Default.Max}
 }
 
 // backoff is the wait before retry n (1 for the first retry).
 func (p RetryPolicy) backoff(n int, float func() float64) time.Duration {
-	ceil := p.Base
-	for i := 1; i < n && ceil < p.Max; i++ {
-		ceil *= 2
-	}
-	ceil = min(ceil, p.Max)
-	return time.Duration(float() * float64(ceil))
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// hasLabel reports whether err carries a server's error label.
-func hasLabel(err error, label string) bool {
-	var le mongo.LabeledError
-	return errors.As(err, &le) && le.HasErrorLabel(label)
+	return txnretry.Backoff{Base: p.Base, Max: p.Max}.Wait(n, float())
 }
 
 // Counts are what happened to the transactions of one type beyond their

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mongobench/mongobench/internal/txnretry"
+
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
@@ -87,7 +89,7 @@ func NewExecutor(client *mongo.Client, name string, scale Scale, opts Options, s
 		opts.Retry.MaxAttempts = 1
 	}
 	if opts.Retry.Sleep == nil {
-		opts.Retry.Sleep = sleepCtx
+		opts.Retry.Sleep = txnretry.Sleep
 	}
 	f := opts.Retry.Float
 	if f == nil {
@@ -159,7 +161,7 @@ func (e *Executor) transaction(ctx context.Context, t Type, fn func(context.Cont
 				return err
 			}
 			c.aborts.Add(1)
-			if !hasLabel(err, LabelTransient) || attempt >= p.MaxAttempts {
+			if !txnretry.HasLabel(err, LabelTransient) || attempt >= p.MaxAttempts {
 				return err
 			}
 			c.retries.Add(1)
@@ -172,7 +174,7 @@ func (e *Executor) transaction(ctx context.Context, t Type, fn func(context.Cont
 		if err == nil {
 			return nil
 		}
-		if !hasLabel(err, LabelTransient) || attempt >= p.MaxAttempts {
+		if !txnretry.HasLabel(err, LabelTransient) || attempt >= p.MaxAttempts {
 			return err
 		}
 		c.retries.Add(1)
@@ -187,8 +189,8 @@ func (e *Executor) commit(ctx context.Context, sess *mongo.Session, c *typeCount
 	p := e.opts.Retry
 	for n := 1; ; n++ {
 		err := sess.CommitTransaction(ctx)
-		if err == nil || !hasLabel(err, LabelUnknownCommit) || n >= p.MaxAttempts {
-			if err != nil && hasLabel(err, LabelTransient) {
+		if err == nil || !txnretry.HasLabel(err, LabelUnknownCommit) || n >= p.MaxAttempts {
+			if err != nil && txnretry.HasLabel(err, LabelTransient) {
 				c.aborts.Add(1)
 			}
 			return err
