@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
-	"github.com/mongobench/mongobench/internal/changepoint"
 	"github.com/mongobench/mongobench/internal/printable"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -17,13 +16,6 @@ import (
 // significant at p <= 0.01 with 199 permutations: fewer arrangements of
 // the runs exist than the test needs.
 const fewRuns = 12
-
-// historySeries is one figure of one configuration's runs, oldest first.
-type historySeries struct {
-	name, unit string
-	ids        []int64
-	values     []float64
-}
 
 // historyChanges is history --changes: for each configuration among the
 // runs f selects (the runs that did the same work), the change points of
@@ -63,20 +55,19 @@ func historyChanges(ctx context.Context, env Env, st *store.Store, f store.Filte
 			fmt.Fprintln(env.Stdout)
 		}
 		fmt.Fprintln(env.Stdout, kindHeading(k, kinds))
-		series := seriesOf(k.Runs)
+		series, err := analysis.HistoryOf(k.Runs)
+		if err != nil {
+			return err
+		}
 		var rows [][]string
 		var steady []string
 		for _, s := range series {
-			cs, err := changepoint.Detect(s.values, changepoint.Options{})
-			if err != nil {
-				return err
+			if len(s.Changes) == 0 {
+				steady = append(steady, s.Name)
 			}
-			if len(cs) == 0 {
-				steady = append(steady, s.name)
-			}
-			for _, c := range cs {
-				rows = append(rows, []string{s.name, "run " + strconv.FormatInt(s.ids[c.Index], 10),
-					formatFigure(c.Before, s.unit), formatFigure(c.After, s.unit), changePercent(c.Rel()), strconv.FormatFloat(c.P, 'g', 2, 64)})
+			for _, c := range s.Changes {
+				rows = append(rows, []string{s.Name, "run " + strconv.FormatInt(s.IDs[c.Index], 10),
+					formatFigure(c.Before, s.Unit), formatFigure(c.After, s.Unit), changePercent(c.Rel()), strconv.FormatFloat(c.P, 'g', 2, 64)})
 			}
 		}
 		if len(rows) > 0 {
@@ -130,40 +121,6 @@ func kindHeading(k analysis.Kind, kinds []analysis.Kind) string {
 	}
 	return fmt.Sprintf("%s: %s, run %d (%s) to run %d (%s)", s, plural(len(k.Runs), "run"),
 		first.ID, first.Res.Start.UTC().Format("2006-01-02 15:04"), last.ID, last.Res.Start.UTC().Format("2006-01-02 15:04"))
-}
-
-// seriesOf is the throughput and each operation's p99 of runs, in their
-// order; a run without an operation's latency is left out of its series.
-func seriesOf(runs []analysis.Run) []historySeries {
-	kind := analysis.ChooseLatency(runs)
-	tp := historySeries{name: "throughput", unit: "ops/s"}
-	byOp := map[string]*historySeries{}
-	var ops []string
-	for _, r := range runs {
-		f := analysis.FiguresOf(r.Res, kind)
-		tp.ids = append(tp.ids, r.ID)
-		tp.values = append(tp.values, f.Throughput)
-		for _, op := range f.Order {
-			v, ok := f.Ops[op].Latency("99")
-			if !ok {
-				continue
-			}
-			s := byOp[op]
-			if s == nil {
-				s = &historySeries{name: op + " p99 (us)", unit: "us"}
-				byOp[op] = s
-				ops = append(ops, op)
-			}
-			s.ids = append(s.ids, r.ID)
-			s.values = append(s.values, v)
-		}
-	}
-	analysis.SortOpNames(ops)
-	out := []historySeries{tp}
-	for _, op := range ops {
-		out = append(out, *byOp[op])
-	}
-	return out
 }
 
 func changePercent(rel float64) string {
