@@ -264,13 +264,24 @@ func (t Threshold) limitText() string {
 func FormatLatency(us float64) string {
 	switch {
 	case us >= 1e6:
-		return strconv.FormatFloat(us/1e6, 'f', -1, 64) + "s"
+		return figure(us/1e6) + "s"
 	case us >= 1e3:
-		return strconv.FormatFloat(us/1e3, 'f', -1, 64) + "ms"
+		return figure(us/1e3) + "ms"
 	case us >= 1 || us == 0:
-		return strconv.FormatFloat(us, 'f', -1, 64) + "us"
+		return figure(us) + "us"
 	}
-	return strconv.FormatFloat(us*1e3, 'f', -1, 64) + "ns"
+	return figure(us*1e3) + "ns"
+}
+
+// figure writes x to 12 significant digits: a limit converted between
+// units ("9ns" is 0.009000000000000001 µs) reads as it was written, and
+// reads back to the same limit.
+func figure(x float64) string {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+	if err != nil {
+		r = x
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // holds says whether v meets the threshold's comparison.
