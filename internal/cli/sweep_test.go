@@ -111,7 +111,7 @@ func TestSweep(t *testing.T) {
 		}
 	}
 	knees := kneeLines(r.stdout)
-	if len(knees) != 1 || !(strings.HasPrefix(knees[0], "knee: throughput saturates at ~") || strings.HasPrefix(knees[0], "no knee: ")) {
+	if len(knees) != 1 || !(strings.HasPrefix(knees[0], "knee: throughput stops rising ") || strings.HasPrefix(knees[0], "no knee: ")) {
 		t.Errorf("after the table: %q, want one knee line", knees)
 	}
 
