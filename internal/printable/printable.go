@@ -58,11 +58,13 @@ func Clean(s string) bool {
 }
 
 // unsafeRune reports the runes a terminal acts on or a line-based reader
-// splits on: C0 and C1 controls, DEL, U+2028 and U+2029, and the
-// bidirectional overrides that can make text display as other text.
+// splits on: C0 and C1 controls, DEL, U+2028 and U+2029, the
+// bidirectional overrides that can make text display as other text, and
+// U+FFFE and U+FFFF, which are no characters and which XML, and so a
+// page read as XHTML, refuses.
 func unsafeRune(r rune) bool {
 	switch {
-	case unicode.IsControl(r), r == '\u2028', r == '\u2029':
+	case unicode.IsControl(r), r == '\u2028', r == '\u2029', r == '\ufffe', r == '\uffff':
 		return true
 	case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
 		return true

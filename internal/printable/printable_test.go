@@ -21,6 +21,7 @@ func TestString(t *testing.T) {
 		{"c1\u0085next", `c1\u0085next`},
 		{"line\u2028sep", `line\u2028sep`},
 		{"bidi\u202eevil", `bidi\u202eevil`},
+		{"not a character\uffff\ufffe", `not a character\uffff\ufffe`},
 		{"isolate\u2066x\u2069", `isolate\u2066x\u2069`},
 		{"bad\xffutf8", `bad\xffutf8`},
 		{"", ""},
