@@ -282,7 +282,10 @@ type Report struct {
 	Sweep []Point `json:"sweep"`
 	// Extras holds workload a and the load phase at RefThreads.
 	Extras []Point `json:"extras,omitempty"`
-	Goals  []Goal  `json:"goals"`
+	// OpenLoop is the open loop beside the closed loop, measured with the
+	// extras.
+	OpenLoop *OpenLoop `json:"open_loop,omitempty"`
+	Goals    []Goal    `json:"goals"`
 	// LeanFallbacks names what the lean path left to the driver's under
 	// the calibration's options.
 	LeanFallbacks []string `json:"lean_fallbacks,omitempty"`
@@ -349,6 +352,10 @@ type Figures struct {
 	ServerCPUPerOpUs float64 `json:"server_cpu_per_op_us,omitempty"`
 	P50Us            int64   `json:"p50_us"`
 	P99Us            int64   `json:"p99_us"`
+	// LagP50Us and LagP99Us are an open loop's schedule lag: how long
+	// after its due time an operation started.
+	LagP50Us int64 `json:"schedule_lag_p50_us,omitempty"`
+	LagP99Us int64 `json:"schedule_lag_p99_us,omitempty"`
 	// PeakRSSBytes is the largest resident set size sampled during the
 	// measurement.
 	PeakRSSBytes int64 `json:"peak_rss_bytes"`
@@ -403,25 +410,32 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.FieldCount, rep.FieldLength = spec.FieldCount, spec.FieldLength
 	}
 	m := &measurer{url: url, server: srv, progress: opts.Progress}
-	err = m.warmUp(ctx, &opts)
-	for _, pt := range opts.points() {
-		var p *Point
-		if err == nil {
-			p, err = m.measurePoint(ctx, &opts, pt)
+	partial := func(err error) (*Report, error) {
+		rep.Partial = true
+		rep.LeanFallbacks = m.leanFallbacks
+		rep.finish()
+		if ctx.Err() != nil {
+			return rep, ctx.Err()
 		}
+		return rep, err
+	}
+	if err := m.warmUp(ctx, &opts); err != nil {
+		return partial(err)
+	}
+	for _, pt := range opts.points() {
+		p, err := m.measurePoint(ctx, &opts, pt)
 		if err != nil {
-			rep.Partial = true
-			rep.LeanFallbacks = m.leanFallbacks
-			rep.finish()
-			if ctx.Err() != nil {
-				return rep, ctx.Err()
-			}
-			return rep, err
+			return partial(err)
 		}
 		if pt.extra {
 			rep.Extras = append(rep.Extras, *p)
 		} else {
 			rep.Sweep = append(rep.Sweep, *p)
+		}
+	}
+	if !opts.SkipExtras {
+		if rep.OpenLoop, err = m.measureOpenLoop(ctx, &opts); err != nil {
+			return partial(err)
 		}
 	}
 	rep.LeanFallbacks = m.leanFallbacks
@@ -551,6 +565,7 @@ func goals(r *Report) []Goal {
 			Detail: fmt.Sprintf("%.1f MiB, bare %.1f MiB: %.2f×", float64(f.PeakRSSBytes)/(1<<20), float64(mem.Bare.PeakRSSBytes)/(1<<20), ratio),
 		})
 	}
+	out = append(out, openLoopGoals(r.OpenLoop)...)
 	out = append(out, Goal{
 		Name:   "memory flat (±10%) from 10^5 to 10^7 operations",
 		Detail: "beyond calibrate's runs: scripts/memory.sh compares the peak RSS of runs of growing -operationcount",

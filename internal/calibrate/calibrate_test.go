@@ -122,29 +122,52 @@ func TestRunInProcess(t *testing.T) {
 	if rep.Extras[2].BatchSize != 100 || rep.Extras[2].Phase != "load" || rep.Extras[2].Mongobench.Operations != 2000 {
 		t.Errorf("load batch point %+v: want 2000 records in batches of 100", rep.Extras[2])
 	}
+	ol := rep.OpenLoop
+	if ol == nil {
+		t.Fatal("no open loop measured")
+	}
+	if ol.Threads != OpenThreads || ol.Target != OpenTarget || ol.Operations != 2000 || len(ol.OpenTrials) != 1 || len(ol.ClosedTrials) != 1 {
+		t.Errorf("open loop %+v", ol)
+	}
+	positive(t, "closed loop", ol.Closed)
+	positive(t, "open loop", ol.Open)
+	if ol.Closed.LagP50Us != 0 || ol.Closed.LagP99Us != 0 {
+		t.Errorf("closed loop with a schedule lag: %+v", ol.Closed)
+	}
+	if ol.Open.LagP99Us < ol.Open.LagP50Us || ol.Open.LagP99Us <= 0 {
+		t.Errorf("open loop lag p50 %d µs, p99 %d µs", ol.Open.LagP50Us, ol.Open.LagP99Us)
+	}
+	if want := ol.Open.CPUPerOpUs / ol.Closed.CPUPerOpUs; ol.Ratio != want {
+		t.Errorf("open loop ratio %v, want %v", ol.Ratio, want)
+	}
 	measured := 0
 	for _, g := range rep.Goals {
 		if g.Measured {
 			measured++
+			if strings.HasPrefix(g.Name, "schedule lag") {
+				continue // a lag of 0 µs is a figure too
+			}
 			if g.Value <= 0 || g.Limit <= 0 {
 				t.Errorf("goal %q measured without figures: %+v", g.Name, g)
 			}
 		}
 	}
 	// 16 and 1 thread against the bare loop on each path, workload a, two
-	// loads; the three memory goals and flatness need 1000 threads.
-	if measured != 7 || len(rep.Goals) != 11 {
-		t.Errorf("%d goals, %d measured; want 11 and 7: %+v", len(rep.Goals), measured, rep.Goals)
+	// loads, the open loop's cost and lag; the three memory goals and
+	// flatness need 1000 threads.
+	if measured != 10 || len(rep.Goals) != 14 {
+		t.Errorf("%d goals, %d measured; want 14 and 10: %+v", len(rep.Goals), measured, rep.Goals)
 	}
-	// Three sweep points on three paths, three extras on two.
-	if got := strings.Count(progress.String(), "\n"); got != 3*3+3*2 {
-		t.Errorf("%d progress lines, want one per measurement (15):\n%s", got, progress.String())
+	// Three sweep points on three paths, three extras on two, the open and
+	// the closed loop.
+	if got := strings.Count(progress.String(), "\n"); got != 3*3+3*2+2 {
+		t.Errorf("%d progress lines, want one per measurement (17):\n%s", got, progress.String())
 	}
 	var out bytes.Buffer
 	if err := WriteReport(&out, rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"workloadc, 2,000 operations", "load batchsize=100", "goals:", "in-process"} {
+	for _, want := range []string{"workloadc, 2,000 operations", "load batchsize=100", "goals:", "in-process", "the open loop at -target 2,000"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}

@@ -268,6 +268,9 @@ func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point
 	summary := done.Outcome.Summary
 	latency, failed := overall(summary)
 	f := w.figures(summary.Operations, failed, latency)
+	if lag := summary.ScheduleLag; lag != nil && lag.TotalCount() > 0 {
+		f.LagP50Us, f.LagP99Us = lag.ValueAtQuantile(50), lag.ValueAtQuantile(99)
+	}
 	if f.Operations > 0 && failed == f.Operations {
 		return f, fmt.Errorf("every one of the %d operations failed (is %s a null server?)", failed, redact.URL(m.server.uri))
 	}
@@ -423,6 +426,8 @@ func medianFigures(trials []Figures) Figures {
 		ServerCPUPerOpUs: mf(func(f Figures) float64 { return f.ServerCPUPerOpUs }),
 		P50Us:            mi(func(f Figures) int64 { return f.P50Us }),
 		P99Us:            mi(func(f Figures) int64 { return f.P99Us }),
+		LagP50Us:         mi(func(f Figures) int64 { return f.LagP50Us }),
+		LagP99Us:         mi(func(f Figures) int64 { return f.LagP99Us }),
 		PeakRSSBytes:     mi(func(f Figures) int64 { return f.PeakRSSBytes }),
 		Utilization:      mf(func(f Figures) float64 { return f.Utilization }),
 	}

@@ -72,6 +72,20 @@ func WriteReport(w io.Writer, r *Report) error {
 			}
 		}
 	}
+	if ol := r.OpenLoop; ol != nil {
+		p("\nthe open loop at -target %s beside the closed loop, %d threads each, mongodb.path=%s, %s operations per measurement;\n",
+			thousands(ol.Target), ol.Threads, ol.Path, thousands(float64(ol.Operations)))
+		p("schedule lag: how long after its due time an operation started:\n")
+		cols := "%-20s %7s  %-10s %9s %8s %8s %8s %8s %7s %7s %8s %5s %8s %8s %9s\n"
+		p(cols, "point", "threads", "loop", "ops/s", "CPU/op", "user", "sys", "server", "p50", "p99", "RSS", "util", "lag p50", "lag p99", "×closed")
+		p(cols, "", "", "", "", "µs", "µs", "µs", "µs/op", "µs", "µs", "MiB", "", "µs", "µs", "")
+		p("%s", row(r.Workload, ol.Threads, "closed", ol.Closed, ""))
+		ratio := ""
+		if ol.Ratio > 0 {
+			ratio = fmt.Sprintf("%.2f×", ol.Ratio)
+		}
+		p("%s", row("", 0, "-target", ol.Open, fmt.Sprintf("%8d %8d %9s", ol.Open.LagP50Us, ol.Open.LagP99Us, ratio)))
+	}
 	if len(r.LeanFallbacks) > 0 {
 		p("\nthe lean path left to the driver's:\n")
 		for _, f := range r.LeanFallbacks {

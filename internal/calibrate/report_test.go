@@ -51,6 +51,14 @@ func fixedReport() *Report {
 		{Name: "workloada", Phase: "run", Threads: 16, Mongobench: wa, MongobenchTrials: []Figures{wa}},
 		{Name: "load batchsize=1", Phase: "load", Threads: 16, BatchSize: 1, Mongobench: load, MongobenchTrials: []Figures{load}},
 	}
+	closed := fig(38000, 40, 26, 20, 95, 300, 30, 0.9)
+	closed.Operations, closed.Seconds = 20_000, 20_000.0/38000
+	open := fig(2000, 52, 33, 21, 80, 250, 30, 0.05)
+	open.Operations, open.Seconds, open.LagP50Us, open.LagP99Us = 20_000, 10, 12, 410
+	r.OpenLoop = &OpenLoop{
+		Threads: 4, Target: 2000, Operations: 20_000, Path: "driver", Closed: closed, Open: open, Ratio: 52.0 / 40,
+		ClosedTrials: []Figures{closed}, OpenTrials: []Figures{open},
+	}
 	r.finish()
 	r.End = time.Date(2025, 3, 1, 12, 1, 30, 0, time.UTC)
 	return r
@@ -109,6 +117,10 @@ func TestGoals(t *testing.T) {
 		"driver path peak RSS at 1000 threads ≤ 1.1× the bare driver loop's": "not measured",
 		"lean path peak RSS at 1000 threads ≤ 1.1× the bare driver loop's":   "not measured",
 		"memory flat (±10%) from 10^5 to 10^7 operations":                    "not measured",
+		// 52 / 40 = 1.30
+		"CPU/op at -target 2000 with 4 threads ≤ 1.2× the closed loop's at 4 threads": "does not hold",
+		"schedule lag p50 ≤ 50 µs at -target 2000":                                    "holds",
+		"schedule lag p99 ≤ 300 µs at -target 2000":                                   "does not hold",
 	}
 	for name, v := range want {
 		if verdicts[name] != v {
@@ -148,5 +160,44 @@ func TestGoals(t *testing.T) {
 	}
 	if judged != 3 {
 		t.Errorf("%d memory goals judged, want 3", judged)
+	}
+}
+
+// TestOpenLoopGoals: each of the open loop's goals is judged against its
+// own limit, at the limit and past it, and none is judged when the open
+// loop was not measured.
+func TestOpenLoopGoals(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name             string
+		ol               *OpenLoop
+		cost, p50, p99   string
+		costValue, p99At float64
+	}{
+		{"not measured", nil, "not measured", "not measured", "not measured", 0, 0},
+		{"at the limits", &OpenLoop{Closed: Figures{CPUPerOpUs: 40}, Open: Figures{Operations: 10, CPUPerOpUs: 48, LagP50Us: 50, LagP99Us: 300}, Ratio: 1.2},
+			"holds", "holds", "holds", 1.2, 300},
+		{"past them", &OpenLoop{Closed: Figures{CPUPerOpUs: 40}, Open: Figures{Operations: 10, CPUPerOpUs: 49, LagP50Us: 51, LagP99Us: 301}, Ratio: 49.0 / 40},
+			"does not hold", "does not hold", "does not hold", 49.0 / 40, 301},
+		{"no closed CPU", &OpenLoop{Open: Figures{Operations: 10, CPUPerOpUs: 49, LagP50Us: 5, LagP99Us: 30}},
+			"not measured", "holds", "holds", 0, 30},
+	} {
+		gs := openLoopGoals(tc.ol)
+		if len(gs) != 3 {
+			t.Fatalf("%s: %d goals, want 3", tc.name, len(gs))
+		}
+		for i, want := range []string{tc.cost, tc.p50, tc.p99} {
+			g := gs[i]
+			got := "not measured"
+			if g.Measured {
+				got = map[bool]string{true: "holds", false: "does not hold"}[g.Holds]
+			}
+			if got != want {
+				t.Errorf("%s: goal %q %s, want %s (%s)", tc.name, g.Name, got, want, g.Detail)
+			}
+		}
+		if gs[0].Value != tc.costValue || gs[2].Value != tc.p99At {
+			t.Errorf("%s: values %v and %v, want %v and %v", tc.name, gs[0].Value, gs[2].Value, tc.costValue, tc.p99At)
+		}
 	}
 }

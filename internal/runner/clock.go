@@ -36,21 +36,28 @@ type Timer interface {
 	Close()
 }
 
-// A worker stops sleeping shortly before its due time and yields the
-// processor in a loop for the rest: the end of a kernel sleep and the
-// scheduler's hand-over take some microseconds, more on a loaded machine,
-// which would otherwise be counted as the server's latency. The window
-// follows how late the worker's sleeps actually end (towards the upper end
-// of those delays), so an idle machine spins little; yielding costs CPU
-// for that long per operation, so the window is capped so that all
-// workers together spin at most spinShare of one CPU.
+// A worker's timer is set to expire a lead before the due time, and the
+// worker yields the processor for whatever is left when it wakes: the end
+// of a kernel sleep and the scheduler's hand-over take some microseconds,
+// more on a loaded machine. The lead is the median of how late the timer's
+// own wake-ups come, so that half of them end after the due time, a few
+// microseconds late (the schedule lag, measured and reported), and half
+// before it, yielding for a few microseconds: yielding through the whole
+// spread of the wake-ups instead, to start every operation on time, cost
+// more CPU than the operation itself at a few thousand operations per
+// second. Yielding costs CPU for as long as it lasts, so the lead is capped
+// so that all workers together yield at most spinShare of one CPU.
 const (
-	initialSpin = 20 * time.Microsecond
-	spinShare   = 0.05
-	maxSpin     = time.Millisecond
+	initialLead = 10 * time.Microsecond
+	// leadStep is how far one wake-up moves the lead: the median is
+	// followed by steps of a fixed size, so that one wake-up delayed by a
+	// stall of the machine moves it no more than a prompt one.
+	leadStep  = time.Microsecond
+	spinShare = 0.05
+	maxSpin   = time.Millisecond
 )
 
-// spinCap is the spin window allowed at target operations per second.
+// spinCap is the lead allowed at target operations per second.
 func spinCap(target float64) time.Duration {
 	if target <= 0 {
 		return 0
@@ -58,29 +65,74 @@ func spinCap(target float64) time.Duration {
 	return min(time.Duration(spinShare/target*float64(time.Second)), maxSpin)
 }
 
-// spin is one timer's spin window, learnt from its own wake-ups.
-type spin struct {
-	window, max int64
+// lead is one timer's lead, learnt from its own wake-ups.
+type lead struct {
+	ns, max int64
 }
 
-func newSpin(maxWindow time.Duration) spin {
-	return spin{window: min(int64(initialSpin), int64(maxWindow)), max: int64(maxWindow)}
+func newLead(maxLead time.Duration) lead {
+	return lead{ns: min(int64(initialLead), int64(maxLead)), max: int64(maxLead)}
 }
 
-// woke learns from a sleep meant to end at target that ended at now: the
-// window moves up fast and down slowly, so that most sleeps end before
-// the window begins.
-func (s *spin) woke(target, now int64) {
+// woke learns from a sleep meant to end at target that ended at now: a
+// step up when it came later than the lead, a step down otherwise, which
+// settles where as many come later as sooner.
+func (l *lead) woke(target, now int64) {
 	d := now - target
 	if d < 0 {
+		// Woken before its time (a Wake): nothing to learn.
 		return
 	}
-	if d > s.window {
-		s.window += (d - s.window) / 8
+	if d > l.ns {
+		l.ns = min(l.ns+int64(leadStep), l.max)
 	} else {
-		s.window -= (s.window - d) / 72
+		l.ns = max(l.ns-int64(leadStep), 0)
 	}
-	s.window = min(s.window, s.max)
+}
+
+// alarm is what a precise wait sleeps on: set makes it go off d from now,
+// sleep returns once it has gone off, or earlier (a Wake), and returns an
+// error only when the alarm cannot be used.
+type alarm interface {
+	set(d time.Duration) error
+	sleep() error
+}
+
+// sleepThenYield waits on a until its lead before due, then yields until
+// due. It returns false as soon as quit is seen closed, and a's error,
+// which leaves the wait to the caller, when a fails. A worker already late
+// neither sleeps nor yields.
+func sleepThenYield(now func() int64, a alarm, l *lead, due int64, quit <-chan struct{}) (bool, error) {
+	// A sleep can end early (a Wake, or an expiry left over from one): the
+	// loop sleeps again for what is left. The wake-up time is fixed before
+	// it: were it moved by what the lead has just learnt, a lead a step
+	// shorter would cost one more sleep of a microsecond.
+	wake := due - l.ns
+	for {
+		d := wake - now()
+		if d <= 0 {
+			break
+		}
+		if err := a.set(time.Duration(d)); err != nil {
+			return false, err
+		}
+		// Set before quit is looked at: a Wake after this look ends the
+		// sleep, and one before it was overridden by the set but came
+		// after quit was closed, which this look sees.
+		select {
+		case <-quit:
+			return false, nil
+		default:
+		}
+		if err := a.sleep(); err != nil {
+			return false, err
+		}
+		if n := now(); n >= wake {
+			l.woke(wake, n)
+			break
+		}
+	}
+	return spinUntil(now, due, quit), nil
 }
 
 // SystemClock is c for the runner, with the most precise wait the platform
@@ -108,39 +160,40 @@ func (s systemClock) AfterFunc(d time.Duration, f func()) func() bool {
 // otherwise idle, which is why the precise timer is preferred.
 type goTimer struct {
 	c    measure.Clock
+	now  func() int64
 	t    *time.Timer
-	spin spin
+	lead lead
 }
 
-func newGoTimer(c measure.Clock, maxSpin time.Duration) *goTimer {
+func newGoTimer(c measure.Clock, maxLead time.Duration) *goTimer {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &goTimer{c: c, t: t, spin: newSpin(maxSpin)}
+	return &goTimer{c: c, now: c.Now, t: t, lead: newLead(maxLead)}
 }
 
 func (g *goTimer) WaitUntil(due int64, quit <-chan struct{}) bool {
-	wake := due - g.spin.window
+	wake := due - g.lead.ns
 	if d := wake - g.c.Now(); d > 0 {
 		g.t.Reset(time.Duration(d))
 		select {
 		case <-g.t.C:
-			g.spin.woke(wake, g.c.Now())
+			g.lead.woke(wake, g.c.Now())
 		case <-quit:
 			g.t.Stop()
 			return false
 		}
 	}
-	return spinUntil(g.c, due, quit)
+	return spinUntil(g.now, due, quit)
 }
 
 func (g *goTimer) Wake() {}
 
 func (g *goTimer) Close() { g.t.Stop() }
 
-// spinUntil yields until the clock reads due, for the last microseconds of
-// a wait.
-func spinUntil(c measure.Clock, due int64, quit <-chan struct{}) bool {
-	for c.Now() < due {
+// spinUntil yields until now reads due, for the last microseconds of a
+// wait.
+func spinUntil(now func() int64, due int64, quit <-chan struct{}) bool {
+	for now() < due {
 		select {
 		case <-quit:
 			return false

@@ -16,7 +16,8 @@ import (
 type Pacer interface {
 	Due(i int64) time.Duration
 	// Rate is the pace at operation i, in operations per second: what
-	// sizes the workers' spin before a due time.
+	// caps how long before a due time the workers' timers go off (the
+	// lead), and so how long they may yield.
 	Rate(i int64) float64
 }
 

@@ -98,7 +98,7 @@ func (p *RampPacer) Due(i int64) time.Duration {
 }
 
 // Rate is the rate at operation i's due time; never below one operation
-// per second, which only sizes the spin before a due time.
+// per second, which only caps the lead of the workers' timers.
 func (p *RampPacer) Rate(i int64) float64 {
 	s := p.seg(min(i, p.total))
 	tau := (p.Due(i)).Seconds() - s.start

@@ -505,32 +505,3 @@ func TestSpinCap(t *testing.T) {
 		}
 	}
 }
-
-// TestSpinLearns: the window rises to cover wake-ups that come late, stays
-// within its cap, and comes down again once they are prompt.
-func TestSpinLearns(t *testing.T) {
-	const us = int64(time.Microsecond)
-	s := newSpin(500 * time.Microsecond)
-	if s.window != 20*us {
-		t.Fatalf("initial window %d ns, want 20 µs", s.window)
-	}
-	// Wake-ups 0…99 µs late, evenly: the window ends above the median.
-	for i := range int64(2000) {
-		s.woke(0, i%100*us)
-	}
-	if s.window < 50*us || s.window > 99*us {
-		t.Errorf("window %d µs after delays of 0…99 µs, want between the median and the largest", s.window/us)
-	}
-	for range 100 {
-		s.woke(0, 10_000*us)
-	}
-	if s.window != 500*us {
-		t.Errorf("window %d µs after 10 ms delays, want the 500 µs cap", s.window/us)
-	}
-	for range 5000 {
-		s.woke(0, 2*us)
-	}
-	if s.window > 10*us {
-		t.Errorf("window %d µs after prompt wake-ups, want it back near 2 µs", s.window/us)
-	}
-}
