@@ -91,7 +91,7 @@ func TestNativeRefused(t *testing.T) {
 	}{
 		{[]string{"load", "mongodb", "-P", file}, file + ":14:30: operation byCustomer: kind \"fnd\" is not an operation kind"},
 		{[]string{"load", "mongodb", "-P", noLoad}, "-P " + noLoad + ": the workload has no load phase for mongobench load; add one under phases"},
-		{[]string{"sweep", "run", "mongodb", "-P", noLoad, "--vary", "threadcount=1,2"}, "sweep: -P " + noLoad + " is a native workload, which run sweeps do not run yet (load sweeps do)"},
+		{[]string{"sweep", "run", "mongodb", "-P", noLoad, "--vary", "order=1,2", "--no-store"}, "sweep: --vary order: unknown property; the native workload's parameters are orders"},
 	} {
 		r := mongobench(t, tt.args...)
 		if r.code != ExitBadInput || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tt.want) {
@@ -157,5 +157,36 @@ func TestNativeSweepLoad(t *testing.T) {
 	}
 	if rows != 4 {
 		t.Errorf("%d trial rows, want 4:\n%s", rows, r.stdout)
+	}
+}
+
+// TestNativeSweepRun: a run sweep varies a parameter of a native
+// workload: each point loads its own data with the load phase read with
+// its value, and the table's columns are the measure phase's operations.
+func TestNativeSweepRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(file, []byte(nativeShop), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mongobench(t, "sweep", "run", "mongodb", "-P", file, "-p", "mongodb.url="+freshURL(t),
+		"--vary", "orders=10,20", "--no-store", "--out-dir", filepath.Join(dir, "out"))
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, n := range []string{"10", "20"} {
+		if !strings.Contains(r.stderr, ": loaded: "+n+" operations of the load phase in ") {
+			t.Errorf("no load of %s orders:\n%s", n, r.stderr)
+		}
+	}
+	head := strings.Split(r.stdout, "\n")[0]
+	for _, op := range []string{"byCustomer", "insertOrder", "touch"} {
+		if !strings.Contains(head, op+" ") {
+			t.Errorf("the table's head %q has no column of %s", head, op)
+		}
+	}
+	if strings.Contains(r.stderr, "unknown property") {
+		t.Errorf("the workload's parameter was taken for a YCSB property:\n%s", r.stderr)
 	}
 }
