@@ -2,10 +2,12 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/runner"
 )
@@ -38,15 +40,23 @@ func (p *Prepared) prepareNative(ctx context.Context) error {
 	if t.Command != "load" && p.Server != nil && f.Load != nil {
 		phases = append(phases, f.Load)
 	}
-	if err := p.checkSupported(ctx, f, phases); err != nil {
+	if err := p.checkSupported(ctx, f, phases, t.Command == "load" || p.Server != nil); err != nil {
 		return err
 	}
 	if t.Command == "load" {
 		if err := native.Setup(ctx, f, drv, p.Database, t.Drop); err != nil {
 			return t.step(err, "creating the workload's collections and indexes")
 		}
-	} else if p.Server != nil && f.Load != nil {
-		if err := p.preloadNative(ctx, f); err != nil {
+		if err := p.nativeShardKeys(ctx, f, true); err != nil {
+			return err
+		}
+	} else {
+		if p.Server != nil && f.Load != nil {
+			if err := p.preloadNative(ctx, f); err != nil {
+				return err
+			}
+		}
+		if err := p.nativeShardKeys(ctx, f, false); err != nil {
 			return err
 		}
 	}
@@ -61,15 +71,19 @@ func (p *Prepared) prepareNative(ctx context.Context) error {
 // phase with an operation the server cannot run (a transaction on a
 // standalone or on FerretDB, an aggregation stage FerretDB lacks): one
 // line naming each and what is accepted, instead of a run whose every
-// such operation fails. A server that will not say what it is is not
-// refused: its operations' own errors will say.
-func (p *Prepared) checkSupported(ctx context.Context, f *native.File, phases []*native.Phase) error {
+// such operation fails; with setUp, also a collection it cannot create as
+// the file describes it (a validator on FerretDB). A server that will
+// not say what it is is not refused: its operations' own errors will say.
+func (p *Prepared) checkSupported(ctx context.Context, f *native.File, phases []*native.Phase, setUp bool) error {
 	srv, err := native.ServerOf(ctx, p.Client.Driver())
 	if err != nil {
 		p.t.notify(Info, "could not ask the server what it supports (%v): %s runs as written", err, f.Path)
 		return nil
 	}
 	var why []string
+	if setUp {
+		why = f.UnsupportedCollections(srv)
+	}
 	for _, ph := range phases {
 		why = append(why, ph.Unsupported(srv)...)
 	}
@@ -77,6 +91,20 @@ func (p *Prepared) checkSupported(ctx context.Context, f *native.File, phases []
 		return InputError{fmt.Errorf("%s: the server cannot run %s", f.Path, strings.Join(why, "; "))}
 	}
 	return nil
+}
+
+// nativeShardKeys shards f's collections that have a shardKey through
+// the mongos before a load (load), or checks them before another phase;
+// a server that is no mongos, or a collection sharded otherwise, is bad
+// input, as for mongodb.shardkey.
+func (p *Prepared) nativeShardKeys(ctx context.Context, f *native.File, load bool) error {
+	err := native.SetUpShardKeys(ctx, f, p.Client, load, func(s string) { p.t.notify(Info, "%s", s) })
+	var notMongos *mongo.NotMongosError
+	var mismatch *mongo.ShardKeyMismatchError
+	if errors.As(err, &notMongos) || errors.As(err, &mismatch) {
+		return InputError{fmt.Errorf("%s: %w", f.Path, err)}
+	}
+	return p.t.step(err, "setting up the shard keys of "+f.Path)
 }
 
 // preloadNative runs f's load phase into an empty embedded server.
@@ -88,6 +116,9 @@ func (p *Prepared) preloadNative(ctx context.Context, f *native.File) error {
 	}
 	if err := native.Setup(ctx, f, p.Client.Driver(), p.Database, false); err != nil {
 		return p.t.step(err, "creating the workload's collections and indexes")
+	}
+	if err := p.nativeShardKeys(ctx, f, true); err != nil {
+		return err
 	}
 	lr, err := native.NewPhaseRunner(f, f.Load, p.Client.Driver(), p.Database)
 	if err != nil {

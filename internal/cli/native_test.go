@@ -85,10 +85,20 @@ func TestNativeRefused(t *testing.T) {
 	if err := os.WriteFile(noLoad, []byte(strings.Replace(nativeShop, "  load:\n    count: ${orders}\n    operations: [insertOrder]\n", "", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	validated := filepath.Join(dir, "validated.yaml")
+	if err := os.WriteFile(validated, []byte(strings.Replace(nativeShop, "    indexes:", "    validator: {customer: {$exists: true}}\n    indexes:", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sharded := filepath.Join(dir, "sharded.yaml")
+	if err := os.WriteFile(sharded, []byte(strings.Replace(nativeShop, "    indexes:", "    shardKey: {customer: hashed}\n    indexes:", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"load", "mongodb", "-P", validated, "--no-store", "-p", "mongodb.url=" + freshURL(t)}, validated + ": the server cannot run collection orders: FerretDB has no validators; accepted: MongoDB, or the collection without validator"},
+		{[]string{"load", "mongodb", "-P", sharded, "--no-store", "-p", "mongodb.url=" + freshURL(t)}, sharded + ": collection orders: shardKey customer:hashed needs a mongos; this is a standalone"},
 		{[]string{"load", "mongodb", "-P", file}, file + ":14:30: operation byCustomer: kind \"fnd\" is not an operation kind"},
 		{[]string{"load", "mongodb", "-P", noLoad}, "-P " + noLoad + ": the workload has no load phase for mongobench load; add one under phases"},
 		{[]string{"sweep", "run", "mongodb", "-P", noLoad, "--vary", "order=1,2", "--no-store"}, "sweep: --vary order: unknown property; the native workload's parameters are orders"},

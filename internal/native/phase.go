@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/mongobench/mongobench/internal/db"
@@ -127,27 +126,3 @@ func (w *phaseWorker) Do(ctx context.Context, slot int64, rec runner.OpRecorder)
 
 // Close releases nothing: the client is the phase's, not the worker's.
 func (w *phaseWorker) Close() {}
-
-// Setup creates f's collections' indexes before a load, and drops the
-// collections first when drop is set. Creating an index that exists is
-// no error, so a load into a loaded database only adds documents.
-func Setup(ctx context.Context, f *File, client *mongo.Client, database string, drop bool) error {
-	d := client.Database(database)
-	c := NewCtx()
-	for _, coll := range f.Collections {
-		mc := d.Collection(coll.Name)
-		if drop {
-			if err := mc.Drop(ctx); err != nil {
-				return fmt.Errorf("drop %s.%s: %w", database, coll.Name, err)
-			}
-		}
-		for _, ix := range coll.Indexes {
-			keys, _ := ix.Keys.Append(nil, c, 0)
-			m := mongo.IndexModel{Keys: bson.Raw(keys), Options: optionsIndex(ix)}
-			if _, err := mc.Indexes().CreateOne(ctx, m); err != nil {
-				return fmt.Errorf("create index %v on %s.%s: %w", ix.Name, database, coll.Name, err)
-			}
-		}
-	}
-	return nil
-}
