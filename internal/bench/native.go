@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/native"
+	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/runner"
 )
 
@@ -40,6 +42,9 @@ func (p *Prepared) prepareNative(ctx context.Context) error {
 	if t.Command != "load" && p.Server != nil && f.Load != nil {
 		phases = append(phases, f.Load)
 	}
+	if t.Command != "load" && f.Warmup != nil {
+		phases = append(phases, f.Warmup)
+	}
 	if err := p.checkSupported(ctx, f, phases, t.Command == "load" || p.Server != nil); err != nil {
 		return err
 	}
@@ -64,8 +69,46 @@ func (p *Prepared) prepareNative(ctx context.Context) error {
 	if p.ops, err = native.NewPhaseRunner(f, ph, drv, p.Database); err != nil {
 		return InputError{err}
 	}
+	if t.Command != "load" && f.Warmup != nil {
+		if p.warmupOps, err = native.NewPhaseRunner(f, f.Warmup, drv, p.Database); err != nil {
+			return InputError{err}
+		}
+	}
 	return nil
 }
+
+// warmup runs the warm-up before a run's phase: a native workload's
+// warmup phase when it has one (its operations, threads, rate and count
+// or duration; -p warmuptime, when given, its length instead), else
+// warmuptime of the phase's own workload. Its figures are kept apart from
+// the phase's, as a YCSB warm-up's are.
+func (p *Prepared) warmup(ctx context.Context, cfg Config) (*results.Warmup, *measure.Summary, error) {
+	if p.warmupOps == nil {
+		return Warmup(ctx, cfg)
+	}
+	ph := p.t.Native.Warmup
+	spec := *cfg.Spec
+	spec.Threads, spec.Target, spec.Stages = ph.Threads, ph.Rate, nil
+	cfg.Spec, cfg.Ops = &spec, p.warmupOps
+	// A seed of its own: the warm-up's inserts are numbered in another
+	// window than the measured phase's, which would otherwise meet them
+	// as duplicate keys.
+	cfg.Seed = warmupSeed(p.Seed)
+	length, count := warmupLength(ph, spec.WarmupTime)
+	return warmup(ctx, cfg, length, count)
+}
+
+// warmupLength is what ends the warmup phase ph: its count or duration,
+// or warmupTime (-p warmuptime) in their place when given.
+func warmupLength(ph *native.Phase, warmupTime time.Duration) (time.Duration, int64) {
+	if warmupTime > 0 {
+		return warmupTime, 0
+	}
+	return ph.Duration, ph.Count
+}
+
+// warmupSeed is the warm-up's seed, derived from the phase's.
+func warmupSeed(seed uint64) uint64 { return seed ^ 0x9e3779b97f4a7c15 }
 
 // checkSupported refuses, before anything is written or measured, a
 // phase with an operation the server cannot run (a transaction on a
