@@ -65,10 +65,15 @@ func (p *Prepared) prepareNative(ctx context.Context) error {
 			return err
 		}
 	}
-	var err error
-	if p.ops, err = native.NewPhaseRunner(f, ph, drv, p.Database); err != nil {
+	pr, err := native.NewPhaseRunner(f, ph, drv, p.Database)
+	if err != nil {
 		return InputError{err}
 	}
+	if t.Command == "load" {
+		// A part of a partitioned load inserts its share's documents.
+		pr.First = t.Spec.InsertStart
+	}
+	p.ops = pr
 	if t.Command != "load" && f.Warmup != nil {
 		if p.warmupOps, err = native.NewPhaseRunner(f, f.Warmup, drv, p.Database); err != nil {
 			return InputError{err}

@@ -26,6 +26,11 @@ type PhaseRunner struct {
 	pick       *generator.Discrete
 	// docBase is where each collection's inserts start numbering.
 	docBase map[*Collection]int64
+	// First is the number of the phase's first operation: its slots are
+	// numbered from it. A part of a partitioned load starts at its
+	// share's offset (insertstart), so that, every value being a function
+	// of the operation's number, the parts insert disjoint documents.
+	First int64
 }
 
 var _ runner.OpRunner = (*PhaseRunner)(nil)
@@ -113,14 +118,15 @@ type phaseWorker struct {
 // Do runs slot's operation: which one is a function of the slot, as its
 // values are, so a rerun with the same seed does the same work.
 func (w *phaseWorker) Do(ctx context.Context, slot int64, rec runner.OpRecorder) {
+	n := w.p.First + slot
 	i := 0
 	if len(w.p.codes) > 1 {
-		w.pcg.Seed(mix64(w.seed, uint64(slot)), uint64(slot))
+		w.pcg.Seed(mix64(w.seed, uint64(n)), uint64(n))
 		i = w.p.pick.Next(w.r)
 	}
 	w.rec = rec
 	start := rec.Now()
-	_, err := w.e.Do(ctx, w.p.phase.Operations[i], slot)
+	_, err := w.e.Do(ctx, w.p.phase.Operations[i], n)
 	rec.Record(w.p.codes[i], err, start, rec.Now())
 }
 
