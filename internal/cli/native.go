@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/kubejob"
 	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/workloads"
@@ -112,4 +113,16 @@ func nativeOps(w *native.File, command string) []string {
 		}
 	}
 	return ops
+}
+
+// checkNativeK8s refuses, for k8s, a native workload its parts cannot
+// split (kubejob.Spec.CheckNative).
+func checkNativeK8s(s *kubejob.Spec, a *benchArgs) error {
+	if a.native == nil {
+		return nil
+	}
+	if err := s.CheckNative(a.native, a.command); err != nil {
+		return badInputf("k8s: %w", err)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -198,5 +199,42 @@ func TestNativeSweepRun(t *testing.T) {
 	}
 	if strings.Contains(r.stderr, "unknown property") {
 		t.Errorf("the workload's parameter was taken for a YCSB property:\n%s", r.stderr)
+	}
+}
+
+// TestNativeK8s: k8s takes a native workload: the file travels in the
+// ConfigMap as YAML, each part's -P names it there; a load phase that
+// runs for a duration cannot be split into parts, exit 2.
+func TestNativeK8s(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(file, []byte(nativeShop), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k8s := func(command, path string) cmdResult {
+		return mongobench(t, "k8s", "--parts", "3", "--image", "mongobench:dev", "--results-claim", "res",
+			command, "mongodb", "-P", path, "-p", "orders=300", "-p", "mongodb.url=mongodb://db:27017/ycsb")
+	}
+	r := k8s("load", file)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	m := decodeManifest(t, r.stdout)
+	if len(m.configMaps) != 1 || !strings.Contains(m.configMaps[0].Data["shop.yaml"], "    documents: ${orders}\n") {
+		t.Errorf("the ConfigMap does not hold the workload's YAML: %+v", m.configMaps)
+	}
+	args := m.jobs[0].Spec.Template.Spec.Containers[0].Args
+	if i := slices.Index(args, "-P"); i < 0 || args[i+1] != "/etc/mongobench/workloads/shop.yaml" || !slices.Contains(args, "orders=300") {
+		t.Errorf("the parts run %q", args)
+	}
+	byTime := filepath.Join(dir, "bytime.yaml")
+	if err := os.WriteFile(byTime, []byte(strings.Replace(nativeShop, "    count: ${orders}\n", "    duration: 10s\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = k8s("load", byTime)
+	want := "mongobench: k8s: -P " + byTime + ": its load phase runs for a duration, which cannot be split into 3 parts inserting disjoint documents; accepted: a load phase with count\n"
+	if r.code != ExitBadInput || r.stderr != want {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
 	}
 }
