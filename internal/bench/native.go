@@ -70,7 +70,12 @@ func (p *Prepared) prepareNative(ctx context.Context) error {
 		return InputError{err}
 	}
 	if t.Command == "load" {
-		// A part of a partitioned load inserts its share's documents.
+		// A part of a partitioned load inserts its share's documents:
+		// those of its share's numbers, which a load that runs for a
+		// duration has none of.
+		if f.Load.Count == 0 && t.Spec.InsertStart != 0 {
+			return InputError{fmt.Errorf("%s: its load phase runs for a duration, which cannot start at insertstart=%d (a part of a partitioned load inserts the documents of its share of the count); accepted: a load phase with count", f.Path, t.Spec.InsertStart)}
+		}
 		pr.First = t.Spec.InsertStart
 	}
 	p.ops = pr

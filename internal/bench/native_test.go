@@ -2,7 +2,9 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,5 +114,25 @@ func TestNativeWarmupLength(t *testing.T) {
 		if length != tc.length || count != tc.count {
 			t.Errorf("phase %+v, warmuptime %s: length %s, count %d; want %s, %d", tc.ph, tc.warmupTime, length, count, tc.length, tc.count)
 		}
+	}
+}
+
+// TestNativeDurationLoadAtOffset: a load phase that runs for a duration
+// has no share of a count to start at, so a part past the first of a
+// partitioned load (insertstart > 0) is refused before inserting what
+// another part inserts.
+func TestNativeDurationLoadAtOffset(t *testing.T) {
+	t.Parallel()
+	f, err := native.Parse("items.yaml", []byte(strings.Replace(warmItems, "load: {count: 20}", "load: {duration: 1s}", 1)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := fmt.Sprintf("%swarm%d", embeddedtest.Server().URI(), dbCounter.Add(1))
+	set := settings(t, "load", "mongodb.url="+url, "table=items", "recordcount=20", "insertstart=10", "insertcount=10")
+	_, err = Prepare(context.Background(), Target{Settings: set, Native: f})
+	var ie InputError
+	want := "items.yaml: its load phase runs for a duration, which cannot start at insertstart=10"
+	if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want an InputError starting %q", err, want)
 	}
 }

@@ -85,11 +85,13 @@ func PhaseProperties(f *File, command string) ([]Property, error) {
 		props = append(props, Property{"maxexecutiontime", ph.Duration.String()})
 	}
 	if command == "load" {
-		if ph.Count > 0 {
-			n := strconv.FormatInt(ph.Count, 10)
-			props = append(props, Property{"recordcount", n}, Property{"insertcount", n})
+		n := strconv.FormatInt(ph.Count, 10)
+		if ph.Count == 0 {
+			// Ended by its duration: YCSB's load still needs a
+			// recordcount, which the phase's length does not use.
+			n = strconv.FormatInt(max(1, f.Collections[0].Documents), 10)
 		}
-		return props, nil
+		return append(props, Property{"recordcount", n}, Property{"insertcount", n}), nil
 	}
 	// YCSB's run needs the records it reads; a native run's are the
 	// first collection's documents (its other checks are its own).
