@@ -1,6 +1,7 @@
 package kubejob
 
 import (
+	"bytes"
 	"os"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/native"
+	"github.com/mongobench/mongobench/workloads"
 )
 
 // TestNativeWorkloadManifest: a native workload file travels in the
@@ -126,4 +128,48 @@ func errString(err error) string {
 // lookup is a document's field as Extended JSON.
 func lookup(doc []byte, field string) string {
 	return bson.Raw(doc).Lookup(field).String()
+}
+
+// TestNativeConfigMapRoundTrip: every built-in native workload, held as
+// the ConfigMap holds it, generates the same documents in the pods as
+// here: the re-encoded YAML keeps every value's type (dates, numbers,
+// quoted strings).
+func TestNativeConfigMapRoundTrip(t *testing.T) {
+	t.Parallel()
+	entries, err := workloads.Files.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	for _, e := range entries {
+		src, err := workloads.Files.ReadFile(e.Name())
+		if err != nil || !native.IsNative(src) {
+			continue
+		}
+		tried++
+		held, err := nativeConfigMapWorkload(e.Name(), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		here, err := native.Parse(e.Name(), src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		there, err := native.Parse(e.Name(), []byte(held), nil)
+		if err != nil {
+			t.Fatalf("%s: the pods cannot read the ConfigMap's file: %v\n%s", e.Name(), err, held)
+		}
+		for i, c := range here.Collections {
+			for _, n := range []int64{0, 42, 99999} {
+				a, _ := c.Document.Append(nil, native.NewCtx(), n)
+				b, _ := there.Collections[i].Document.Append(nil, native.NewCtx(), n)
+				if !bytes.Equal(a, b) {
+					t.Errorf("%s: collection %s, document %d: %s here, %s in the pods", e.Name(), c.Name, n, bson.Raw(a), bson.Raw(b))
+				}
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no built-in native workload to try")
+	}
 }
