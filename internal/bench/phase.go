@@ -96,11 +96,11 @@ func (p *Prepared) Run(ctx context.Context, limits Limits, sinks ...Sink) (*Outc
 		out, err := p.runPhase(ctx, setup, &cfg, &obs, sinks)
 		return out, obs, err
 	}
-	if t.Command == "run" && spec.WarmupTime > 0 {
+	if t.Command == "run" && (spec.WarmupTime > 0 || p.warmupOps != nil) {
 		// Under setup: a stop during the warm-up ends the command, and
 		// nothing of the warm-up is kept, so its operations in flight are
 		// cut short rather than granted Grace.
-		w, s, err := Warmup(setup, cfg)
+		w, s, err := p.warmup(setup, cfg)
 		if err != nil {
 			return nil, obs, err
 		}

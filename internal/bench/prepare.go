@@ -116,6 +116,9 @@ type Prepared struct {
 	Monitor *driver.Client
 	core    *workload.Core
 	ops     runner.OpRunner // a native workload's phase; nil for YCSB's
+	// warmupOps is a native workload's warmup phase, run before a run's
+	// measured phase; nil when the file has none.
+	warmupOps runner.OpRunner
 	// shards sample a sharded cluster's shard primaries beside Monitor
 	// (a mongos); opened by Run once the topology is known.
 	shards []metrics.ShardClient

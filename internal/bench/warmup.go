@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"time"
 
 	"github.com/mongobench/mongobench/internal/measure"
 	"github.com/mongobench/mongobench/internal/results"
@@ -13,11 +14,17 @@ import (
 // limit on failures: only its figures are kept, apart from the phase's.
 // The summary is returned too, for the order of its operations.
 func Warmup(ctx context.Context, cfg Config) (*results.Warmup, *measure.Summary, error) {
+	return warmup(ctx, cfg, cfg.Spec.WarmupTime, 0)
+}
+
+// warmup runs cfg's workload as a warm-up that length or operations ends
+// (whichever is set), its figures kept apart from the phase's.
+func warmup(ctx context.Context, cfg Config, length time.Duration, operations int64) (*results.Warmup, *measure.Summary, error) {
 	spec := *cfg.Spec
-	spec.MaxExecutionTime = cfg.Spec.WarmupTime
+	spec.MaxExecutionTime = length
 	spec.HdrFileOutput = false
 	cfg.Spec = &spec
-	cfg.Operations = 0
+	cfg.Operations = operations
 	cfg.Observe = false
 	cfg.MaxErrors = 0
 	cfg.MaxErrorRate = 0

@@ -124,8 +124,8 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 	if err != nil {
 		return badInputf("k8s: %v", err)
 	}
-	if a.native != nil {
-		return badInputf("k8s: -P %s is a native workload, which k8s does not run yet; accepted: YCSB workload files", a.native.Path)
+	if err := checkNativeK8s(s, a); err != nil {
+		return err
 	}
 	spec, _, err := workload.Resolve(props, command == "run")
 	if err != nil {

@@ -8,9 +8,9 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/kubejob"
 	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/workload"
 	"github.com/mongobench/mongobench/workloads"
@@ -68,30 +68,12 @@ func (a *benchArgs) splitNative() (*workload.Properties, error) {
 		return props, nil
 	}
 	w := a.native
-	ph := w.Measure
-	if a.command == "load" {
-		ph = w.Load
+	phase, err := native.PhaseProperties(w, a.command)
+	if err != nil {
+		return nil, err
 	}
-	if ph == nil {
-		return nil, fmt.Errorf("-P %s: the workload has no %s phase for mongobench %s; add one under phases", w.Path, map[string]string{"load": "load", "run": "measure"}[a.command], a.command)
-	}
-	set := func(k, v string) { props.Set(k, v, w.Path) }
-	set("table", w.Collections[0].Name)
-	set("threadcount", strconv.Itoa(ph.Threads))
-	set("target", strconv.FormatFloat(ph.Rate, 'g', -1, 64))
-	if ph.Duration > 0 {
-		set("maxexecutiontime", ph.Duration.String())
-	}
-	if a.command == "load" {
-		if ph.Count > 0 {
-			set("recordcount", strconv.FormatInt(ph.Count, 10))
-			set("insertcount", strconv.FormatInt(ph.Count, 10))
-		}
-	} else {
-		set("operationcount", strconv.FormatInt(ph.Count, 10))
-		// YCSB's run needs the records it reads; a native run's are the
-		// first collection's documents (its other checks are its own).
-		set("recordcount", strconv.FormatInt(max(1, w.Collections[0].Documents), 10))
+	for _, p := range phase {
+		props.Set(p.Key, p.Value, w.Path)
 	}
 	return props, nil
 }
@@ -123,10 +105,7 @@ func nativeFileData(name string) (data []byte, ok bool, err error) {
 // nativeOps are the names of the operations the phase of w that command
 // runs issues, for a sweep table's columns.
 func nativeOps(w *native.File, command string) []string {
-	ph := w.Measure
-	if command == "load" {
-		ph = w.Load
-	}
+	ph := w.PhaseOf(command)
 	var ops []string
 	if ph != nil {
 		for _, op := range ph.Operations {
@@ -134,4 +113,16 @@ func nativeOps(w *native.File, command string) []string {
 		}
 	}
 	return ops
+}
+
+// checkNativeK8s refuses, for k8s, a native workload its parts cannot
+// split (kubejob.Spec.CheckNative).
+func checkNativeK8s(s *kubejob.Spec, a *benchArgs) error {
+	if a.native == nil {
+		return nil
+	}
+	if err := s.CheckNative(a.native, a.command); err != nil {
+		return badInputf("k8s: %w", err)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -85,13 +86,23 @@ func TestNativeRefused(t *testing.T) {
 	if err := os.WriteFile(noLoad, []byte(strings.Replace(nativeShop, "  load:\n    count: ${orders}\n    operations: [insertOrder]\n", "", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	validated := filepath.Join(dir, "validated.yaml")
+	if err := os.WriteFile(validated, []byte(strings.Replace(nativeShop, "    indexes:", "    validator: {customer: {$exists: true}}\n    indexes:", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sharded := filepath.Join(dir, "sharded.yaml")
+	if err := os.WriteFile(sharded, []byte(strings.Replace(nativeShop, "    indexes:", "    shardKey: {customer: hashed}\n    indexes:", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"load", "mongodb", "-P", validated, "--no-store", "-p", "mongodb.url=" + freshURL(t)}, validated + ": the server cannot run collection orders: FerretDB has no validators; accepted: MongoDB, or the collection without validator"},
+		{[]string{"load", "mongodb", "-P", sharded, "--no-store", "-p", "mongodb.url=" + freshURL(t)}, sharded + ": collection orders: shardKey customer:hashed needs a mongos; this is a standalone"},
 		{[]string{"load", "mongodb", "-P", file}, file + ":14:30: operation byCustomer: kind \"fnd\" is not an operation kind"},
 		{[]string{"load", "mongodb", "-P", noLoad}, "-P " + noLoad + ": the workload has no load phase for mongobench load; add one under phases"},
-		{[]string{"sweep", "run", "mongodb", "-P", noLoad, "--vary", "threadcount=1,2"}, "sweep: -P " + noLoad + " is a native workload, which run sweeps do not run yet (load sweeps do)"},
+		{[]string{"sweep", "run", "mongodb", "-P", noLoad, "--vary", "order=1,2", "--no-store"}, "sweep: --vary order: unknown property; the native workload's parameters are orders"},
 	} {
 		r := mongobench(t, tt.args...)
 		if r.code != ExitBadInput || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tt.want) {
@@ -157,5 +168,73 @@ func TestNativeSweepLoad(t *testing.T) {
 	}
 	if rows != 4 {
 		t.Errorf("%d trial rows, want 4:\n%s", rows, r.stdout)
+	}
+}
+
+// TestNativeSweepRun: a run sweep varies a parameter of a native
+// workload: each point loads its own data with the load phase read with
+// its value, and the table's columns are the measure phase's operations.
+func TestNativeSweepRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(file, []byte(nativeShop), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mongobench(t, "sweep", "run", "mongodb", "-P", file, "-p", "mongodb.url="+freshURL(t),
+		"--vary", "orders=10,20", "--no-store", "--out-dir", filepath.Join(dir, "out"))
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, n := range []string{"10", "20"} {
+		if !strings.Contains(r.stderr, ": loaded: "+n+" operations of the load phase in ") {
+			t.Errorf("no load of %s orders:\n%s", n, r.stderr)
+		}
+	}
+	head := strings.Split(r.stdout, "\n")[0]
+	for _, op := range []string{"byCustomer", "insertOrder", "touch"} {
+		if !strings.Contains(head, op+" ") {
+			t.Errorf("the table's head %q has no column of %s", head, op)
+		}
+	}
+	if strings.Contains(r.stderr, "unknown property") {
+		t.Errorf("the workload's parameter was taken for a YCSB property:\n%s", r.stderr)
+	}
+}
+
+// TestNativeK8s: k8s takes a native workload: the file travels in the
+// ConfigMap as YAML, each part's -P names it there; a load phase that
+// runs for a duration cannot be split into parts, exit 2.
+func TestNativeK8s(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(file, []byte(nativeShop), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k8s := func(command, path string) cmdResult {
+		return mongobench(t, "k8s", "--parts", "3", "--image", "mongobench:dev", "--results-claim", "res",
+			command, "mongodb", "-P", path, "-p", "orders=300", "-p", "mongodb.url=mongodb://db:27017/ycsb")
+	}
+	r := k8s("load", file)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	m := decodeManifest(t, r.stdout)
+	if len(m.configMaps) != 1 || !strings.Contains(m.configMaps[0].Data["shop.yaml"], "    documents: ${orders}\n") {
+		t.Errorf("the ConfigMap does not hold the workload's YAML: %+v", m.configMaps)
+	}
+	args := m.jobs[0].Spec.Template.Spec.Containers[0].Args
+	if i := slices.Index(args, "-P"); i < 0 || args[i+1] != "/etc/mongobench/workloads/shop.yaml" || !slices.Contains(args, "orders=300") {
+		t.Errorf("the parts run %q", args)
+	}
+	byTime := filepath.Join(dir, "bytime.yaml")
+	if err := os.WriteFile(byTime, []byte(strings.Replace(nativeShop, "    count: ${orders}\n", "    duration: 10s\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = k8s("load", byTime)
+	want := "mongobench: k8s: -P " + byTime + ": its load phase runs for a duration, which cannot be split into 3 parts inserting disjoint documents; accepted: a load phase with count\n"
+	if r.code != ExitBadInput || r.stderr != want {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, want)
 	}
 }

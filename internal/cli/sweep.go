@@ -103,9 +103,6 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 
 // checkSweepInput refuses, before planning, what a sweep cannot run.
 func checkSweepInput(o *sweepOptions) error {
-	if w := o.benchArgs.native; w != nil && o.command != "load" {
-		return badInputf("sweep: -P %s is a native workload, which run sweeps do not run yet (load sweeps do); accepted: sweep load, or one run command per point", w.Path)
-	}
 	if err := checkThresholdOperations(append(o.benchArgs.thresholds, o.findMax...), o.benchArgs.native); err != nil {
 		return badInput{err}
 	}
@@ -117,7 +114,7 @@ func checkSweepInput(o *sweepOptions) error {
 func planSweep(ctx context.Context, o *sweepOptions, props *workload.Properties, env Env, interrupt *interruptWatch) (*sweep.Plan, error) {
 	findMaxDims(o, props)
 	planCtx, stopPlanning := stopContext(ctx, interrupt.stopped())
-	plan, err := sweep.NewPlan(planCtx, o.command, props, env.Getenv("MONGOBENCH_URL"), o.dims)
+	plan, err := sweep.NewPlanNative(planCtx, o.command, props, env.Getenv("MONGOBENCH_URL"), o.dims, o.benchArgs.native)
 	stopPlanning()
 	if code := interrupt.code(); code != 0 && err != nil {
 		return nil, exitError{code, errors.New("sweep: interrupted while planning its points: nothing was run")}

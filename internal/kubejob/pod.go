@@ -15,8 +15,9 @@ import (
 )
 
 // AddWorkload puts the -P file name into the ConfigMap when it is a file
-// here, and returns what the pods' -P names: the file in WorkloadDir, or
-// the built-in workload as it is.
+// here (a native workload as YAML, YCSB's as properties), and returns
+// what the pods' -P names: the file in WorkloadDir, or the built-in
+// workload as it is.
 func (s *Spec) AddWorkload(name string) (string, error) {
 	if _, err := os.Stat(name); err != nil {
 		return name, nil // built in: the command line's parser found it so
@@ -30,7 +31,12 @@ func (s *Spec) AddWorkload(name string) (string, error) {
 	if _, err := io.Copy(&b, f); err != nil {
 		return "", fmt.Errorf("cannot read workload file %s: %v", name, err)
 	}
-	content, err := configMapWorkload(name, b.String())
+	var content string
+	if isNativeWorkload(name, []byte(b.String())) {
+		content, err = nativeConfigMapWorkload(name, []byte(b.String()))
+	} else {
+		content, err = configMapWorkload(name, b.String())
+	}
 	if err != nil {
 		return "", err
 	}

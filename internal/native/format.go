@@ -17,6 +17,9 @@ type File struct {
 	Operations  []*Operation
 	// Phases by kind; a nil phase is absent from the file.
 	Load, Warmup, Measure *Phase
+	// Source is the file as read, for parsing it again with other
+	// parameters (a sweep's points) and for sending it on (k8s).
+	Source []byte
 }
 
 // Parameter is a named value that the rest of the file uses as ${name};

@@ -86,7 +86,7 @@ func IsNative(data []byte) bool {
 // settings of its parameters, applied before anything else is read. The
 // error, if any, is an *Errors listing everything wrong.
 func Parse(path string, data []byte, overrides []Parameter) (*File, error) {
-	p := &parser{file: &File{Path: path, Seed: 1}, params: map[string]*yaml.Node{}}
+	p := &parser{file: &File{Path: path, Seed: 1, Source: data}, params: map[string]*yaml.Node{}}
 	p.parse(data, overrides)
 	if len(p.errs) > 0 {
 		return nil, &Errors{File: path, List: p.errs}

@@ -27,6 +27,9 @@ func (p *parser) collections(n *yaml.Node) {
 				c.Indexes = p.indexes(fv, what, key)
 			case "shardKey":
 				c.ShardKey = p.template(fv, what+": shardKey", scope{name: key}, wantDocument)
+				if _, err := shardKeyOf(c); c.ShardKey != nil && err != nil {
+					p.errorf(fv, "%s: shardKey: %v", what, err)
+				}
 			case "validator":
 				c.Validator = p.template(fv, what+": validator", scope{name: key}, wantDocument)
 			case "document":

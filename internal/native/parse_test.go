@@ -75,6 +75,8 @@ func TestParseBroken(t *testing.T) {
 		overrides []Parameter
 		want      string // the first error line, exactly
 	}{
+		{name: "shard key of -1", from: "    indexes:\n", src: "    shardKey: {customer: -1}\n    indexes:\n",
+			want: `w.yaml:7:15: collection orders: shardKey: shard key field customer is {"$numberInt":"-1"}; accepted: fields of 1 (ranged) or "hashed"`},
 		{name: "misspelt section", from: "collections:", src: "colections:",
 			want: `w.yaml:4:1: unknown key "colections" in the file; accepted: name, description, seed, parameters, collections, operations, phases`},
 		{name: "unknown kind", from: "kind: find", src: "kind: fnd",

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/mongobench/mongobench/internal/db"
@@ -27,6 +26,11 @@ type PhaseRunner struct {
 	pick       *generator.Discrete
 	// docBase is where each collection's inserts start numbering.
 	docBase map[*Collection]int64
+	// First is the number of the phase's first operation: its slots are
+	// numbered from it. A part of a partitioned load starts at its
+	// share's offset (insertstart), so that, every value being a function
+	// of the operation's number, the parts insert disjoint documents.
+	First int64
 }
 
 var _ runner.OpRunner = (*PhaseRunner)(nil)
@@ -114,40 +118,17 @@ type phaseWorker struct {
 // Do runs slot's operation: which one is a function of the slot, as its
 // values are, so a rerun with the same seed does the same work.
 func (w *phaseWorker) Do(ctx context.Context, slot int64, rec runner.OpRecorder) {
+	n := w.p.First + slot
 	i := 0
 	if len(w.p.codes) > 1 {
-		w.pcg.Seed(mix64(w.seed, uint64(slot)), uint64(slot))
+		w.pcg.Seed(mix64(w.seed, uint64(n)), uint64(n))
 		i = w.p.pick.Next(w.r)
 	}
 	w.rec = rec
 	start := rec.Now()
-	_, err := w.e.Do(ctx, w.p.phase.Operations[i], slot)
+	_, err := w.e.Do(ctx, w.p.phase.Operations[i], n)
 	rec.Record(w.p.codes[i], err, start, rec.Now())
 }
 
 // Close releases nothing: the client is the phase's, not the worker's.
 func (w *phaseWorker) Close() {}
-
-// Setup creates f's collections' indexes before a load, and drops the
-// collections first when drop is set. Creating an index that exists is
-// no error, so a load into a loaded database only adds documents.
-func Setup(ctx context.Context, f *File, client *mongo.Client, database string, drop bool) error {
-	d := client.Database(database)
-	c := NewCtx()
-	for _, coll := range f.Collections {
-		mc := d.Collection(coll.Name)
-		if drop {
-			if err := mc.Drop(ctx); err != nil {
-				return fmt.Errorf("drop %s.%s: %w", database, coll.Name, err)
-			}
-		}
-		for _, ix := range coll.Indexes {
-			keys, _ := ix.Keys.Append(nil, c, 0)
-			m := mongo.IndexModel{Keys: bson.Raw(keys), Options: optionsIndex(ix)}
-			if _, err := mc.Indexes().CreateOne(ctx, m); err != nil {
-				return fmt.Errorf("create index %v on %s.%s: %w", ix.Name, database, coll.Name, err)
-			}
-		}
-	}
-	return nil
-}

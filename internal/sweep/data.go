@@ -7,6 +7,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -24,9 +25,22 @@ func (s *Sweep) client(ctx context.Context, p *Point, url string) (*mongo.Client
 	return c, nil
 }
 
+// native is the native workload point p runs: its own, read with its
+// values of the file's parameters, or the sweep's; nil for YCSB's.
+func (s *Sweep) native(p *Point) *native.File {
+	if p.Native != nil {
+		return p.Native
+	}
+	return s.cfg.Native
+}
+
 // dataKey identifies the data a point needs: where it lives and every
-// property that shapes it.
-func dataKey(spec *workload.Spec, url string, shard bench.Shard) string {
+// property that shapes it; for a native workload, every parameter of the
+// file, since any may size or fill a collection.
+func dataKey(spec *workload.Spec, url string, shard bench.Shard, nf *native.File) string {
+	if nf != nil {
+		return fmt.Sprintf("%s|%s|%s|%d|native|%s", url, spec.Table, shard.Key, shard.InitialChunks, nf.ParameterKey())
+	}
 	return fmt.Sprintf("%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%s|%s|%s|%t|%d|%t", url, spec.Table, shard.Key, shard.InitialChunks, spec.RecordCount, spec.InsertStart, spec.InsertCount,
 		spec.FieldCount, spec.FieldLength, spec.MinFieldLength, spec.FieldLengthDistribution, spec.FieldLengthHistogram,
 		spec.FieldNamePrefix, spec.OrderedInserts, spec.ZeroPadding, spec.DataIntegrity)
@@ -40,12 +54,16 @@ func dataKey(spec *workload.Spec, url string, shard bench.Shard) string {
 func (s *Sweep) prepareData(ctx context.Context, p *Point, url string, trial, total int) error {
 	spec := p.Settings.Spec
 	loc := url + "|" + spec.Table
-	key := dataKey(spec, url, p.Settings.Shard)
+	key := dataKey(spec, url, p.Settings.Shard, s.native(p))
 	reload := s.plan.DataDim
 	if s.cfg.Reload != nil {
 		reload = *s.cfg.Reload
 	}
 	switch {
+	case s.native(p) != nil && s.native(p).Load == nil:
+		// A native workload without a load phase runs on the data it
+		// finds: there is nothing to load it with.
+		return nil
 	case reload && s.cfg.Reload != nil:
 		// Reload: every run starts from fresh data.
 	case reload && s.loaded[loc] == key:
@@ -113,8 +131,27 @@ func (s *Sweep) load(ctx context.Context, p *Point, url string, trial, total int
 			what += fmt.Sprintf(", trial %d/%d", trial, total)
 		}
 	}
-	s.info("sweep %s: loading %d records into %s.%s for %s", s.ID, spec.InsertCount, dbName, spec.Table, what)
+	records := fmt.Sprintf("%d records into %s.%s", spec.InsertCount, dbName, spec.Table)
 	set := []string{"target", "0", "maxexecutiontime", "0", "warmuptime", "0", "hdrhistogram.fileoutput", "false", "exportfile", ""}
+	nf := s.native(p)
+	if nf != nil {
+		// The file's load phase, as written (with the point's parameters):
+		// the measured trials' threads and rate are not the load's.
+		records = fmt.Sprintf("%s with the load phase of %s", dbName, nf.Path)
+		set = set[:0]
+		phase, err := native.PhaseProperties(nf, "load")
+		if err != nil {
+			return err
+		}
+		for _, kv := range phase {
+			set = append(set, kv.Key, kv.Value)
+		}
+		if nf.Load.Duration == 0 {
+			set = append(set, "maxexecutiontime", "0")
+		}
+		set = append(set, "target", "0", "warmuptime", "0", "hdrhistogram.fileoutput", "false", "exportfile", "")
+	}
+	s.info("sweep %s: loading %s for %s", s.ID, records, what)
 	if p.Settings.URL == "" {
 		set = append(set, "mongodb.url", url)
 	}
@@ -126,7 +163,7 @@ func (s *Sweep) load(ctx context.Context, p *Point, url string, trial, total int
 	start := time.Now()
 	// What the load says is kept, and said only if it fails.
 	var said []bench.Notice
-	err := s.loadPhase(ctx, p, set, func(n bench.Notice) { said = append(said, n) })
+	done, err := s.loadPhase(ctx, p, set, func(n bench.Notice) { said = append(said, n) })
 	if err != nil {
 		if s.stopped() {
 			return ErrStopped
@@ -141,13 +178,17 @@ func (s *Sweep) load(ctx context.Context, p *Point, url string, trial, total int
 			s.notice(bench.Notice{Kind: bench.Warning, Text: "embedded server: " + err.Error()})
 		}
 	}
+	if nf != nil {
+		s.info("sweep %s: loaded: %d operations of the load phase in %.1f s", s.ID, done, time.Since(start).Seconds())
+		return nil
+	}
 	s.info("sweep %s: loaded %d records in %.1f s", s.ID, spec.InsertCount, time.Since(start).Seconds())
 	return nil
 }
 
 // loadPhase runs the load of a point's data as a load phase with set over
-// its properties.
-func (s *Sweep) loadPhase(ctx context.Context, p *Point, set []string, notify func(bench.Notice)) error {
+// its properties, and returns the operations it ran.
+func (s *Sweep) loadPhase(ctx context.Context, p *Point, set []string, notify func(bench.Notice)) (int64, error) {
 	props := p.Settings.Props.Clone()
 	for i := 0; i+1 < len(set); i += 2 {
 		props.Set(set[i], set[i+1], "-p")
@@ -155,22 +196,25 @@ func (s *Sweep) loadPhase(ctx context.Context, p *Point, set []string, notify fu
 	props.Set("dotransactions", "false", "-p")
 	settings, _, err := resolve("load", props, s.plan.EnvURL)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	prep, err := bench.Prepare(ctx, bench.Target{Settings: settings, Stop: s.cfg.Stop, Grace: s.cfg.Grace, Notify: notify})
+	// A native load creates the file's collections and indexes, dropping
+	// all of them first: the point's collection alone is not its data.
+	nf := s.native(p)
+	prep, err := bench.Prepare(ctx, bench.Target{Settings: settings, Native: nf, Drop: nf != nil, Stop: s.cfg.Stop, Grace: s.cfg.Grace, Notify: notify})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer prep.Close(ctx)
 	out, _, err := prep.Run(ctx, s.cfg.Limits)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if s.stopped() {
-		return ErrStopped
+		return 0, ErrStopped
 	}
 	if out.Result.DuplicateKeys > 0 {
 		notify(bench.Notice{Kind: bench.Info, Text: fmt.Sprintf("%d inserts failed on duplicate keys", out.Result.DuplicateKeys)})
 	}
-	return out.Failure()
+	return out.Summary.Operations, out.Failure()
 }

@@ -115,10 +115,15 @@ func RateVerdict(x string, done []PointResult) analysis.RateVerdict {
 }
 
 // DataSizeConfounder says when the data size changed along a series whose
-// varied properties do not shape the data; "" when it did not.
+// varied properties do not shape the data; "" when it did not. A varied
+// parameter of a native workload counts as shaping the data, as it does
+// for loading (NewPlanNative).
 func DataSizeConfounder(varied []string, x string, done []PointResult) string {
 	var pts []analysis.SizePoint
 	for _, pr := range done {
+		if nf := pr.Point.Native; nf != nil && slices.ContainsFunc(varied, nf.HasParameter) {
+			return ""
+		}
 		v, err := strconv.ParseFloat(pr.Point.Values[x], 64)
 		if err != nil {
 			continue

@@ -93,6 +93,18 @@ func TestDataSizeConfounderCounted(t *testing.T) {
 	if got, want := DataSizeConfounder([]string{"threadcount"}, "threadcount", grew), "the data size at the start changed from 1 MiB at threadcount=1 to 3 MiB at threadcount=2 along the sweep (3×)"; !strings.HasPrefix(got, want) {
 		t.Errorf("got %q, want it to start %q", got, want)
 	}
+	// A varied parameter of a native workload shapes the data, as
+	// recordcount does: the growth it makes is what was asked for.
+	nf := parseNative(t, nativeItems)
+	for _, pr := range grew {
+		pr.Point.Native = nf
+	}
+	if got := DataSizeConfounder([]string{"docs", "threadcount"}, "threadcount", grew); got != "" {
+		t.Errorf("a varied parameter of the workload: %q", got)
+	}
+	if got := DataSizeConfounder([]string{"threadcount"}, "threadcount", grew); got == "" {
+		t.Error("a native workload whose parameters were not varied: no confounder said")
+	}
 }
 
 // TestSeriesFinding checks what a series' line says around the knee's

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -35,6 +36,9 @@ type Dim struct {
 	// Linked are the properties set with Name, each value of the
 	// dimension holding theirs after Name's.
 	Linked []string
+	// Unknown are the names that are no YCSB property: each must be a
+	// parameter of the sweep's native workload (NewPlanNative).
+	Unknown []string
 }
 
 // LinkSeparator joins the values of linked properties in one value of a
@@ -72,6 +76,9 @@ type Point struct {
 	Label    string
 	Settings *bench.Settings // the point's resolved configuration
 	Warnings []string        // what resolving it said
+	// Native is the native workload the point runs, read with the
+	// point's values of its parameters; nil for YCSB's.
+	Native *native.File
 }
 
 // Series is the points of one series: the values of every varied
@@ -104,6 +111,9 @@ type Plan struct {
 	// Points lists every planned point (with auto, the first of each
 	// series), for what must be known before anything runs.
 	Points []*Point
+	// Native is the native workload of the sweep, as the command line
+	// read it; nil for YCSB's.
+	Native *native.File
 	shown  map[string]map[string]string
 }
 
@@ -170,14 +180,34 @@ func CountPoints(dims []Dim) (int, error) {
 // ctx's error when it ends first (planning thousands of points takes
 // seconds).
 func NewPlan(ctx context.Context, command string, props *workload.Properties, envURL string, dims []Dim) (*Plan, error) {
+	return NewPlanNative(ctx, command, props, envURL, dims, nil)
+}
+
+// NewPlanNative is NewPlan for a sweep of the native workload nf (nil for
+// YCSB's): a varied name that is no property must be a parameter of nf,
+// and each point runs nf read with its values of them. A varied parameter
+// counts as shaping the data, since it may size or fill a collection: its
+// points each load their own.
+func NewPlanNative(ctx context.Context, command string, props *workload.Properties, envURL string, dims []Dim, nf *native.File) (*Plan, error) {
 	if _, err := CountPoints(dims); err != nil {
 		return nil, err
 	}
-	pl := &Plan{Command: command, Props: props, EnvURL: envURL, Dims: dims}
+	pl := &Plan{Command: command, Props: props, EnvURL: envURL, Dims: dims, Native: nf}
 	for _, d := range dims {
+		for _, n := range d.Unknown {
+			if nf == nil || !nf.HasParameter(n) {
+				e := &UnknownPropertyError{Name: n}
+				if nf != nil {
+					for _, p := range nf.Parameters {
+						e.Parameters = append(e.Parameters, p.Name)
+					}
+				}
+				return nil, fmt.Errorf("sweep: %w", e)
+			}
+		}
 		for _, n := range d.Names() {
 			pl.Varied = append(pl.Varied, n)
-			pl.DataDim = pl.DataDim || slices.Contains(DataProperties, n)
+			pl.DataDim = pl.DataDim || slices.Contains(DataProperties, n) || slices.Contains(d.Unknown, n)
 		}
 	}
 	pl.X = analysis.XDim(pl.Varied)
@@ -256,12 +286,23 @@ func NewPlan(ctx context.Context, command string, props *workload.Properties, en
 func (pl *Plan) Point(values map[string]string) (*Point, error) {
 	p := &Point{Values: values, Label: pl.label(values)}
 	props := pl.Props.Clone()
+	params := map[string]string{}
 	for _, name := range pl.Varied {
-		if v, ok := values[name]; ok {
+		v, ok := values[name]
+		switch {
+		case !ok:
+		case pl.Native != nil && !workload.IsKnown(name):
+			params[name] = v
+		default:
 			props.Set(name, v, "-p")
 		}
 	}
-	s, warnings, err := resolve(pl.Command, props, pl.EnvURL)
+	err := pl.pointNative(p, props, params)
+	var s *bench.Settings
+	var warnings []string
+	if err == nil {
+		s, warnings, err = resolve(pl.Command, props, pl.EnvURL)
+	}
 	if err != nil {
 		if p.Label == "" {
 			return nil, fmt.Errorf("sweep: %w", err)
@@ -270,6 +311,35 @@ func (pl *Plan) Point(values map[string]string) (*Point, error) {
 	}
 	p.Settings, p.Warnings = s, warnings
 	return p, nil
+}
+
+// pointNative reads the sweep's native workload with the point's values
+// of its parameters, and sets what its phase stands for (threads, rate,
+// length, table) over props where they still hold the file's values: the
+// command line's -threads, -target and -p, and the point's own values,
+// win over the file's, as they do for a load or run.
+func (pl *Plan) pointNative(p *Point, props *workload.Properties, params map[string]string) error {
+	nf := pl.Native
+	if nf == nil {
+		return nil
+	}
+	if len(params) > 0 {
+		var err error
+		if nf, err = nf.WithParameters(params); err != nil {
+			return err
+		}
+	}
+	p.Native = nf
+	phase, err := native.PhaseProperties(nf, pl.Command)
+	if err != nil {
+		return err
+	}
+	for _, kv := range phase {
+		if o := props.Origin(kv.Key); o == "" || o == pl.Native.Path {
+			props.Set(kv.Key, kv.Value, nf.Path)
+		}
+	}
+	return nil
 }
 
 // resolve resolves a phase's settings from props.

@@ -76,9 +76,9 @@ type Config struct {
 	OutDir  string
 	DataDir string // the embedded server's, when a point needs it
 	Drop    bool   // a load sweep's --drop
-	// Native is the native workload a load sweep runs; nil for YCSB's.
-	// Each trial drops its collections first, as a YCSB load trial drops
-	// the table.
+	// Native is the native workload the sweep runs, for points that have
+	// none of their own (Point.Native); nil for YCSB's. Each load trial
+	// drops its collections first, as a YCSB load trial drops the table.
 	Native *native.File
 	Limits bench.Limits
 	Grace  time.Duration

@@ -92,8 +92,8 @@ func (s *Sweep) runTrial(ctx context.Context, p *Point, url string, trial int, w
 	}
 	exec := bench.Execution{
 		Target: bench.Target{
-			Settings: settings, Drop: (s.cfg.Drop || s.cfg.Native != nil) && s.plan.Command == "load",
-			Native: s.cfg.Native,
+			Settings: settings, Drop: (s.cfg.Drop || s.native(p) != nil) && s.plan.Command == "load",
+			Native: s.native(p),
 			Stop:   s.cfg.Stop, Grace: s.cfg.Grace, Notify: s.notice,
 		},
 		Limits: s.cfg.Limits,

@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,12 +29,6 @@ func ParseVary(s string) (Dim, error) {
 	switch {
 	case name == "exportfile" || name == "dotransactions":
 		return Dim{}, fmt.Errorf("--vary %s: the sweep sets %s for each run itself", name, name)
-	case !workload.IsKnown(name):
-		msg := fmt.Sprintf("--vary %s: unknown property", name)
-		if hint := workload.Suggest(name); hint != "" {
-			msg += "; did you mean " + hint + "?"
-		}
-		return Dim{}, errors.New(msg)
 	case strings.TrimSpace(list) == "":
 		return Dim{}, fmt.Errorf("--vary %s=: no values: list them after the =, separated by commas", name)
 	}
@@ -59,7 +52,33 @@ func ParseVary(s string) (Dim, error) {
 		}
 		return Dim{Name: name, Auto: true}, nil
 	}
-	return Dim{Name: name, Values: values}, nil
+	d := Dim{Name: name, Values: values}
+	if !workload.IsKnown(name) {
+		// Perhaps a parameter of a native workload among the -P files,
+		// which are read after the flags: NewPlan decides.
+		d.Unknown = []string{name}
+	}
+	return d, nil
+}
+
+// UnknownPropertyError is a varied name that is neither a property nor a
+// parameter of the native workload.
+type UnknownPropertyError struct {
+	Name       string
+	Parameters []string // the native workload's, if there is one
+}
+
+func (e *UnknownPropertyError) Error() string {
+	msg := fmt.Sprintf("--vary %s: unknown property", e.Name)
+	switch hint := workload.Suggest(e.Name); {
+	case len(e.Parameters) > 0:
+		// A name close to a property is more likely a parameter of the
+		// workload mistyped.
+		msg += "; the native workload's parameters are " + strings.Join(e.Parameters, ", ")
+	case hint != "":
+		msg += "; did you mean " + hint + "?"
+	}
+	return msg
 }
 
 // parseLinkedVary parses "NAME1,NAME2,...=A1:A2,B1:B2,...": each value
@@ -79,6 +98,7 @@ func parseLinkedVary(s string) (Dim, error) {
 			return Dim{}, fmt.Errorf("--vary %s: mongodb.url cannot be linked to other properties; vary it on its own", redact.Arg(names))
 		}
 		parts = append(parts, single.Name)
+		d.Unknown = append(d.Unknown, single.Unknown...)
 	}
 	d.Name, d.Linked = parts[0], parts[1:]
 	const example = "such as --vary readproportion,insertproportion=0.95:0.05,0.9:0.1"

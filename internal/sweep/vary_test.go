@@ -14,6 +14,7 @@ func TestParseVary(t *testing.T) {
 		name    string
 		values  []string
 		auto    bool
+		unknown []string // left for the native workload's parameters
 		wantErr string
 	}{
 		{in: "threadcount=1,2,4", name: "threadcount", values: []string{"1", "2", "4"}},
@@ -32,15 +33,16 @@ func TestParseVary(t *testing.T) {
 		{in: "threadcount=1,1", wantErr: "value 1 is given twice"},
 		{in: "recordcount=auto", wantErr: "auto is only for threadcount"},
 		{in: "threadcount=auto,8", wantErr: "auto stands alone"},
-		{in: "nosuch=1", wantErr: "unknown property"},
-		{in: "requestdistrib=zipfian", wantErr: "did you mean requestdistribution?"},
+		// A name that is no property may be a native workload's
+		// parameter: planning decides (TestNativeVaryUnknown).
+		{in: "nosuch=1", name: "nosuch", values: []string{"1"}, unknown: []string{"nosuch"}},
 		{in: "exportfile=a,b", wantErr: "the sweep sets exportfile"},
 		// Linked properties: one dimension, each value giving both theirs.
 		{in: "readproportion,insertproportion=0.95:0.05, 0.9 : 0.1", name: "readproportion", values: []string{"0.95:0.05", "0.9:0.1"}},
 		{in: "readproportion,insertproportion=0.95:0.05,0.9", wantErr: "value 2 (0.9) is not 2 values joined by : (readproportion:insertproportion)"},
 		{in: "readproportion,insertproportion=0.95:0.05,0.95:0.05", wantErr: "value 0.95:0.05 is given twice"},
 		{in: "readproportion,insertproportion=", wantErr: "no values"},
-		{in: "readproportion,nosuch=1:2", wantErr: "unknown property"},
+		{in: "readproportion,nosuch=1:2", name: "readproportion", values: []string{"1:2"}, unknown: []string{"nosuch"}},
 		{in: "readproportion,readproportion=1:1", wantErr: "readproportion is named twice"},
 		{in: "threadcount,mongodb.url=1:x", wantErr: "mongodb.url cannot be linked"},
 		{in: "threads,target=auto:1", wantErr: "auto stands alone"},
@@ -58,15 +60,16 @@ func TestParseVary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.Name != tc.name || d.Auto != tc.auto || !slices.Equal(d.Values, tc.values) {
-				t.Errorf("got %+v, want name %s values %v auto %t", d, tc.name, tc.values, tc.auto)
+			if d.Name != tc.name || d.Auto != tc.auto || !slices.Equal(d.Values, tc.values) || !slices.Equal(d.Unknown, tc.unknown) {
+				t.Errorf("got %+v, want name %s values %v auto %t unknown %v", d, tc.name, tc.values, tc.auto, tc.unknown)
 			}
 		})
 	}
 }
 
 // FuzzParseVary: any input gives a dimension or an error, never a panic,
-// and a dimension always has a known name and non-empty distinct values.
+// and a dimension always has a name (a property, or one listed as
+// unknown) and non-empty distinct values.
 func FuzzParseVary(f *testing.F) {
 	for _, s := range []string{"threadcount=1,2,4", "threads=auto", "target=,", "=", "a=b=c", "recordcount=1,,2", "mongodb.url=x,y"} {
 		f.Add(s)

@@ -1,0 +1,175 @@
+package kubejob
+
+import (
+	"bytes"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/mongobench/mongobench/internal/golden"
+	"github.com/mongobench/mongobench/internal/native"
+	"github.com/mongobench/mongobench/workloads"
+)
+
+// TestNativeWorkloadManifest: a native workload file travels in the
+// ConfigMap as the YAML the parser read, comments left out and secrets
+// masked, under the name the pods' -P gives; the manifest is golden. The
+// pods read from it the same workload as the command line read here,
+// but for the masked values.
+func TestNativeWorkloadManifest(t *testing.T) {
+	t.Parallel()
+	s := valid()
+	s.Parts = 4
+	name, err := s.AddWorkload("testdata/shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name != WorkloadDir+"/shop.yaml" {
+		t.Errorf("the pods' -P is %s, want %s/shop.yaml", name, WorkloadDir)
+	}
+	s.Args = append([]string{"run", "mongodb", "-P", name, "-p", "orders=5000"}, s.PartFlags(false)...)
+	out, err := s.Manifest(s.Instructions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "native-manifest.yaml", out)
+
+	held := s.Workloads["shop.yaml"]
+	for _, secret := range []string{"hunter2", "s3cret", "A comment the pods", "popular customers"} {
+		if strings.Contains(held, secret) {
+			t.Errorf("the ConfigMap holds %q:\n%s", secret, held)
+		}
+	}
+	src, err := os.ReadFile("testdata/shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	here, err := native.Parse("shop.yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	there, err := native.Parse("shop.yaml", []byte(held), nil)
+	if err != nil {
+		t.Fatalf("the pods cannot read the ConfigMap's file: %v\n%s", err, held)
+	}
+	names := func(f *native.File) []string {
+		var out []string
+		for _, p := range f.Parameters {
+			out = append(out, p.Name)
+		}
+		for _, op := range f.Operations {
+			out = append(out, string(op.Kind)+":"+op.Name)
+		}
+		return out
+	}
+	if !slices.Equal(names(here), names(there)) || there.Load.Count != here.Load.Count || there.Measure.Duration != here.Measure.Duration ||
+		there.Measure.Threads != here.Measure.Threads || there.Collections[0].Documents != here.Collections[0].Documents {
+		t.Errorf("the pods read %v (load %+v, measure %+v), here %v (load %+v, measure %+v)",
+			names(there), there.Load, there.Measure, names(here), here.Load, here.Measure)
+	}
+	// Generated values are the same: the template's seeds are its field
+	// paths, which the masking keeps (the note's text holds the masks).
+	for _, field := range []string{"customer", "total", "_id"} {
+		a, _ := here.Collections[0].Document.Append(nil, native.NewCtx(), 42)
+		b, _ := there.Collections[0].Document.Append(nil, native.NewCtx(), 42)
+		if av, bv := lookup(a, field), lookup(b, field); av != bv {
+			t.Errorf("document 42's %s: %s here, %s in the pods", field, av, bv)
+		}
+	}
+}
+
+// TestCheckNative: a load split into parts by count is accepted; one
+// that runs for a duration is refused, as its parts would insert the same
+// documents; one part, or a run, need no split of the load.
+func TestCheckNative(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("testdata/shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCount, err := native.Parse("shop.yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTime, err := native.Parse("shop.yaml", []byte(strings.Replace(string(src), "    count: ${orders}\n", "    duration: 30s\n", 1)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		f       *native.File
+		command string
+		parts   int
+		want    string
+	}{
+		{byCount, "load", 4, ""},
+		{byTime, "load", 1, ""},
+		{byTime, "run", 4, ""},
+		{byTime, "load", 4, "-P shop.yaml: its load phase runs for a duration, which cannot be split into 4 parts inserting disjoint documents; accepted: a load phase with count"},
+	} {
+		s := valid()
+		s.Parts = tc.parts
+		err := s.CheckNative(tc.f, tc.command)
+		if got := errString(err); got != tc.want {
+			t.Errorf("%s of %d parts, load %+v: %q, want %q", tc.command, tc.parts, tc.f.Load, got, tc.want)
+		}
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// lookup is a document's field as Extended JSON.
+func lookup(doc []byte, field string) string {
+	return bson.Raw(doc).Lookup(field).String()
+}
+
+// TestNativeConfigMapRoundTrip: every built-in native workload, held as
+// the ConfigMap holds it, generates the same documents in the pods as
+// here: the re-encoded YAML keeps every value's type (dates, numbers,
+// quoted strings).
+func TestNativeConfigMapRoundTrip(t *testing.T) {
+	t.Parallel()
+	entries, err := workloads.Files.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	for _, e := range entries {
+		src, err := workloads.Files.ReadFile(e.Name())
+		if err != nil || !native.IsNative(src) {
+			continue
+		}
+		tried++
+		held, err := nativeConfigMapWorkload(e.Name(), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		here, err := native.Parse(e.Name(), src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		there, err := native.Parse(e.Name(), []byte(held), nil)
+		if err != nil {
+			t.Fatalf("%s: the pods cannot read the ConfigMap's file: %v\n%s", e.Name(), err, held)
+		}
+		for i, c := range here.Collections {
+			for _, n := range []int64{0, 42, 99999} {
+				a, _ := c.Document.Append(nil, native.NewCtx(), n)
+				b, _ := there.Collections[i].Document.Append(nil, native.NewCtx(), n)
+				if !bytes.Equal(a, b) {
+					t.Errorf("%s: collection %s, document %d: %s here, %s in the pods", e.Name(), c.Name, n, bson.Raw(a), bson.Raw(b))
+				}
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no built-in native workload to try")
+	}
+}
