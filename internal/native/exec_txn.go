@@ -51,7 +51,7 @@ func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Res
 		if err := sess.StartTransaction(o); err != nil {
 			return res, err
 		}
-		res.Documents = 0
+		res.Documents, res.Modified = 0, 0
 		err := e.steps(sctx, op, n, scale, &res)
 		if err == nil {
 			err = e.commit(sctx, sess, op, &res)
@@ -75,6 +75,7 @@ func (e *Executor) steps(sctx context.Context, op *Operation, n, scale int64, re
 	for i, s := range op.Steps {
 		r, err := e.run(sctx, s, n, n, scale, int64(i))
 		res.Documents += r.Documents
+		res.Modified += r.Modified
 		if err != nil {
 			return fmt.Errorf("step %d (%s): %w", i+1, s.Name, err)
 		}

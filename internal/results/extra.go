@@ -45,6 +45,9 @@ type Extra struct {
 	// Thresholds are the run's --threshold limits, each with how the
 	// run met it.
 	Thresholds []Threshold `json:"thresholds,omitempty"`
+	// Documents are, per operation of a native workload, the documents
+	// it returned or affected and its failures by server error code.
+	Documents []OpDocuments `json:"documents,omitempty"`
 }
 
 // Threshold is one --threshold and its outcome.
