@@ -170,3 +170,37 @@ func TestCountingAllocatesNothing(t *testing.T) {
 		t.Errorf("counted %d documents, %d modified over 1001 operations", tl.docs, tl.modified)
 	}
 }
+
+// TestFileConfig: a run records the workload's name and each parameter
+// as it read it, a -p override included.
+func TestFileConfig(t *testing.T) {
+	t.Parallel()
+	src := []byte(`
+name: posts
+parameters: {documents: 10, text: 20}
+collections:
+  c:
+    documents: ${documents}
+    document: {_id: {^number: {}}}
+operations: [{name: i, kind: insertOne, collection: c}]
+phases: {load: {count: 1}}
+`)
+	f, err := Parse("dir/posts.yaml", src, []Parameter{{Name: "text", Value: "2000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.Config()
+	want := map[string]string{"native": "posts", "native.documents": "10", "native.text": "2000"}
+	if len(got) != len(want) {
+		t.Errorf("config %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("config[%s] = %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+	f.Name = ""
+	if got := f.Config()["native"]; got != "posts.yaml" {
+		t.Errorf("a workload without a name recorded as %q, want its file's", got)
+	}
+}
