@@ -42,6 +42,10 @@ var examples = []struct {
 	{"tasks", []string{"tasks", "sizes", "comparison"}, 3,
 		[]string{"native.task=insert", "native.task=query", "native.task=delete", "native.text 20 vs 2000", ">run: delete</td>"},
 		[]string{"NOT_FOUND", "No verdicts on the page"}},
+	// The shop: each of its operations compared server against server.
+	{"shop", []string{"tasks", "sizes", "comparison"}, 3,
+		[]string{"run phase order-history latency", "run phase checkout latency", "run phase sales-report latency", ">load: load-shop</td>"},
+		[]string{"No verdicts on the page", "Return=ERROR"}},
 	// Each engine compared with A task by task and mix by mix; deletes
 	// that each found their document.
 	{"engines", []string{"study", "tasks", "sizes", "comparison", "comparison-2"}, 4,
@@ -52,7 +56,7 @@ var examples = []struct {
 
 // singleRuns are the examples whose studies are of single runs, no
 // sweep: no regime at each point, their sizes in the sizes section.
-var singleRuns = map[string]bool{"tasks": true}
+var singleRuns = map[string]bool{"tasks": true, "shop": true}
 
 var (
 	chartRE   = regexp.MustCompile(`<svg class="chart"`)

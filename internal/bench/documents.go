@@ -31,6 +31,9 @@ func documentsOf(ops runner.OpRunner) []results.OpDocuments {
 func DocumentLines(docs []results.OpDocuments) []string {
 	var lines []string
 	for _, d := range docs {
+		if d.Operations == 0 && len(d.Errors) == 0 {
+			continue // never ran, as its latencies say by their absence
+		}
 		sec := "[" + printable.Field(d.Operation) + "], "
 		if d.Counted != "none" && d.Counted != "" {
 			what := "Documents" + strings.ToUpper(d.Counted[:1]) + d.Counted[1:]

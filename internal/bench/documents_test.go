@@ -15,13 +15,15 @@ func int64p(n int64) *int64 { return &n }
 // documentsSample has one operation of each way of counting: returned,
 // inserted with failures by code (and one without a code), matched and
 // modified, deleted, a transaction's affected, a createIndex that counts
-// none.
+// none, and one that never ran.
 var documentsSample = []results.OpDocuments{
 	{Operation: "find-by-tag", Kind: "find", Counted: "returned", Operations: 400, Documents: 7800, PerOperation: 19.5},
 	{Operation: "insert", Kind: "insertOne", Counted: "inserted", Operations: 1000, Documents: 997, PerOperation: 0.997,
 		Errors: []results.CodeCount{{Code: 0, Count: 1}, {Code: 11000, Name: "DuplicateKey", Count: 2}}},
 	{Operation: "restock", Kind: "updateMany", Counted: "matched", Operations: 3, Documents: 10, Modified: int64p(7), PerOperation: 10.0 / 3},
-	{Operation: "remove", Kind: "deleteOne", Counted: "deleted", Operations: 0},
+	{Operation: "remove", Kind: "deleteOne", Counted: "deleted", Operations: 5, Documents: 4, PerOperation: 0.8},
+	// Never ran: no lines, as it has no latencies.
+	{Operation: "never", Kind: "find", Counted: "returned"},
 	{Operation: "checkout", Kind: "transaction", Counted: "affected", Operations: 50, Documents: 150, PerOperation: 3,
 		Errors: []results.CodeCount{{Code: 112, Name: "WriteConflict", Count: 4}}},
 	{Operation: "build-index", Kind: "createIndex", Counted: "none", Operations: 1},

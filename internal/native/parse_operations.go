@@ -230,6 +230,8 @@ func (p *parser) operationOption(op *Operation, key string, v *yaml.Node, what s
 		op.WriteConcern = p.oneOf(v, ow, writeConcerns)
 	case "retries":
 		op.Retries = int(p.int(v, ow, 0, maxRetries))
+	case "atomic":
+		op.Atomic = p.bool(v, ow)
 	case "steps":
 		p.steps(op, v, what)
 	}
@@ -265,6 +267,9 @@ func operationDefaults(op *Operation, node operationNode) {
 	}
 	if op.Kind == Transaction && node.fields["retries"] == nil {
 		op.Retries = 3
+	}
+	if op.Kind == Transaction && node.fields["atomic"] == nil {
+		op.Atomic = true
 	}
 }
 

@@ -91,6 +91,8 @@ func (s Server) cannot(op *Operation) string {
 	switch op.Kind {
 	case Transaction:
 		switch {
+		case !op.Atomic:
+			// Its steps run on their own, asked apart.
 		case s.FerretDB != "":
 			return s.ferretName() + " has no multi-document transactions; accepted: a MongoDB replica set or sharded cluster"
 		case s.Topology == Standalone:
