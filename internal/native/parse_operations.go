@@ -142,6 +142,10 @@ func (p *parser) operationCollection(op *Operation, node operationNode, what str
 		name := p.str(v, what+": collection")
 		if c, found := p.colls[name]; found {
 			op.Collection = c
+			// One bulkWrite is one command on one collection.
+			if parent != nil && parent.Kind == BulkWrite && parent.Collection != nil && c != parent.Collection {
+				p.errorf(v, "%s: a bulkWrite step writes to the bulkWrite's collection %s, not %s; accepted: no collection, or %s (a transaction's steps may each name their own)", what, parent.Collection.Name, name, parent.Collection.Name)
+			}
 		} else if name != "" {
 			p.errorf(v, "%s: collection %q is not among the workload's collections; accepted: %s", what, name, strings.Join(p.collectionNames(), ", "))
 		}
