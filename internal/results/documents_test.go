@@ -58,3 +58,21 @@ func TestDocumentsJSON(t *testing.T) {
 		t.Errorf("read back %+v (%v)", back.Documents, err)
 	}
 }
+
+// TestMergeAddsDocuments: merging a run's parts adds up their documents
+// through AddDocuments.
+func TestMergeAddsDocuments(t *testing.T) {
+	t.Parallel()
+	a := partResults(t, 0, 2, testStart, map[string]string{"threadcount": "8"}, span(1, 9, 2))
+	b := partResults(t, 1, 2, testStart, map[string]string{"threadcount": "8"}, span(2, 10, 2))
+	a.Extra.Documents = []OpDocuments{{Operation: "find", Kind: "find", Counted: "returned", Operations: 5, Documents: 50, PerOperation: 10}}
+	b.Extra.Documents = []OpDocuments{{Operation: "find", Kind: "find", Counted: "returned", Operations: 5, Documents: 0}}
+	m, err := Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []OpDocuments{{Operation: "find", Kind: "find", Counted: "returned", Operations: 10, Documents: 50, PerOperation: 5}}
+	if !reflect.DeepEqual(m.Extra.Documents, want) {
+		t.Errorf("merged documents %+v, want %+v", m.Extra.Documents, want)
+	}
+}
