@@ -6,7 +6,7 @@ package workloads
 import "embed"
 
 // Files holds workloada … workloadf and workload_s6, and the native
-// workloads (insert1k.yaml).
+// workloads (insert1k.yaml, tasks.yaml, shop.yaml).
 //
-//go:embed workloada workloadb workloadc workloadd workloade workloadf workload_s6 insert1k.yaml
+//go:embed workloada workloadb workloadc workloadd workloade workloadf workload_s6 insert1k.yaml tasks.yaml shop.yaml
 var Files embed.FS

@@ -34,7 +34,28 @@ var observational = map[string]bool{
 // properties are ignored by mongobench, so they cannot shape anything;
 // dotransactions is the phase, which is compared as such.
 func ShapesWork(name string) bool {
+	if isNativeKey(name) {
+		return true
+	}
 	return workload.IsKnown(name) && !workload.IgnoredProperties[name] && !observational[name] && name != "dotransactions"
+}
+
+// nativeKey is the key under which a run of a native workload records the
+// workload, and the prefix of its parameters' keys (native.ConfigKey):
+// the workload and its parameters shape the work as properties do.
+const nativeKey = "native"
+
+func isNativeKey(name string) bool {
+	return name == nativeKey || strings.HasPrefix(name, nativeKey+".")
+}
+
+// parameterOf is the parameter a native run's key records (documents for
+// native.documents), which a sweep varies by that name; "" for others.
+func parameterOf(key string) string {
+	if p, ok := strings.CutPrefix(key, nativeKey+"."); ok {
+		return p
+	}
+	return ""
 }
 
 // Difference is one property on which two runs disagree.
@@ -60,7 +81,7 @@ func Differences(a, b *results.Results, ignore map[string]bool) []Difference {
 	var names []string
 	for k, va := range a.Config {
 		vb, ok := b.Config[k]
-		if ok && va != vb && !ignore[k] && ShapesWork(k) {
+		if ok && va != vb && !ignore[k] && !ignore[parameterOf(k)] && ShapesWork(k) {
 			names = append(names, k)
 		}
 	}

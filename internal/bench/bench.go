@@ -134,6 +134,9 @@ type Outcome struct {
 	SinkDropped int
 	// Aborted says Config.Abort ended the phase.
 	Aborted bool
+	// Documents are what a native workload's operations returned or
+	// affected; nil for YCSB's.
+	Documents []results.OpDocuments
 
 	maxErrors int64 // Config.MaxErrors, which Failure names
 }
@@ -237,6 +240,7 @@ func Run(ctx context.Context, cfg Config, sinks ...Sink) (*Outcome, error) {
 		o.Observer.Stop(context.WithoutCancel(ctx))
 	}
 	o.Result = res
+	o.Documents = documentsOf(cfg.Ops)
 	if res.ErrorLimit {
 		o.ErrorStop = rateRule.Verdict()
 		if o.ErrorStop == nil {

@@ -59,6 +59,7 @@ func Execute(ctx context.Context, e Execution) (*Executed, error) {
 		defer e.BeforeClose()
 	}
 	meta := e.Meta(prep)
+	recordNative(&meta, e.Target.Native)
 	// The outputs in the order they get each interval: the journal first,
 	// so that what the others do cannot cost it a line.
 	var sinks []Sink

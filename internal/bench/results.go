@@ -53,6 +53,7 @@ func (o *Outcome) Results(meta results.Meta, obs Observation) (*results.Results,
 		Warmup:          obs.Warmup,
 		StoppedByErrors: o.ErrorStop,
 		Part:            obs.Part,
+		Documents:       o.Documents,
 	}
 	if obs.Client != nil {
 		extra.Client = obs.Client.Section()

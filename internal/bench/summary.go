@@ -31,6 +31,7 @@ func (e *Executed) WriteSummaryLines(w io.Writer, warn func(string)) {
 	}
 	lines = append(lines, metrics.ShardingLines(obsv.Sharding)...)
 	lines = append(lines, export.ScheduleLagLines(out.Summary)...)
+	lines = append(lines, DocumentLines(out.Documents)...)
 	writeLines(w, lines)
 	// The client's lines and warning say what the run's one diagnosis
 	// says of it.

@@ -19,6 +19,8 @@ type Result struct {
 	// aggregate: the cursor drained; distinct: the values; countDocuments:
 	// the count) or affected (inserted, matched for update, deleted).
 	Documents int64
+	// Modified counts the documents an update or replacement changed.
+	Modified int64
 	// Retries counts a transaction's attempts after its first, on
 	// TransientTransactionError; CommitRetries its commits tried again on
 	// UnknownTransactionCommitResult.

@@ -81,6 +81,7 @@ func (e *Executor) update(ctx context.Context, coll *mongo.Collection, op *Opera
 	}
 	if r != nil {
 		res.Documents = r.MatchedCount + r.UpsertedCount
+		res.Modified = r.ModifiedCount
 	}
 	return res, err
 }
@@ -93,6 +94,7 @@ func (e *Executor) replaceOne(ctx context.Context, coll *mongo.Collection, op *O
 	r, err := coll.ReplaceOne(ctx, e.filter(op, n), withoutID(doc), options.Replace().SetUpsert(op.Upsert))
 	if r != nil {
 		res.Documents = r.MatchedCount + r.UpsertedCount
+		res.Modified = r.ModifiedCount
 	}
 	return res, err
 }
@@ -251,6 +253,7 @@ func (e *Executor) bulk(ctx context.Context, coll *mongo.Collection, op *Operati
 	var res Result
 	if r != nil {
 		res.Documents = r.InsertedCount + r.MatchedCount + r.UpsertedCount + r.DeletedCount
+		res.Modified = r.ModifiedCount
 	}
 	return res, err
 }

@@ -22,6 +22,11 @@ func (e *Executor) backoff(attempt int) time.Duration {
 
 func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Result, error) {
 	var res Result
+	if !op.Atomic {
+		// The same commands, none of the guarantees, nothing to retry.
+		err := e.steps(ctx, op, n, &res)
+		return res, err
+	}
 	sess, err := e.client.StartSession()
 	if err != nil {
 		return res, err
@@ -45,14 +50,13 @@ func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Res
 	case "0":
 		o.SetWriteConcern(writeconcern.Unacknowledged())
 	}
-	scale := int64(len(op.Steps))
 	for attempt := 0; ; attempt++ {
 		start := e.now()
 		if err := sess.StartTransaction(o); err != nil {
 			return res, err
 		}
-		res.Documents = 0
-		err := e.steps(sctx, op, n, scale, &res)
+		res.Documents, res.Modified = 0, 0
+		err := e.steps(sctx, op, n, &res)
 		if err == nil {
 			err = e.commit(sctx, sess, op, &res)
 		} else {
@@ -71,10 +75,25 @@ func (e *Executor) transaction(ctx context.Context, op *Operation, n int64) (Res
 	}
 }
 
-func (e *Executor) steps(sctx context.Context, op *Operation, n, scale int64, res *Result) error {
+// steps runs op's steps in order. A step's inserts are numbered among
+// those of the steps on its collection only: steps on different
+// collections each insert document n of theirs (a customer, a product
+// and an order per operation, each collection numbered without gaps),
+// and two steps on one collection take turns.
+func (e *Executor) steps(sctx context.Context, op *Operation, n int64, res *Result) error {
 	for i, s := range op.Steps {
-		r, err := e.run(sctx, s, n, n, scale, int64(i))
+		scale, slot := int64(0), int64(0)
+		for j, o := range op.Steps {
+			if o.Collection == s.Collection {
+				scale++
+				if j < i {
+					slot++
+				}
+			}
+		}
+		r, err := e.run(sctx, s, n, n, scale, slot)
 		res.Documents += r.Documents
+		res.Modified += r.Modified
 		if err != nil {
 			return fmt.Errorf("step %d (%s): %w", i+1, s.Name, err)
 		}

@@ -91,6 +91,10 @@ type Operation struct {
 	// Retries bounds how many times a transaction is tried again after a
 	// TransientTransactionError or UnknownTransactionCommitResult.
 	Retries int
+	// Atomic runs a transaction's steps in a transaction (the default);
+	// false runs them one after another outside any, for a server that
+	// has none (FerretDB, a standalone).
+	Atomic bool
 
 	line, col int
 }
@@ -180,7 +184,7 @@ var kinds = []kindInfo{
 	{kind: Distinct, options: []string{"field", "filter"}, required: []string{"field"}},
 	{kind: BulkWrite, options: []string{"steps", "ordered"}, required: []string{"steps"}},
 	{kind: CreateIndex, options: []string{"keys", "indexName", "unique"}, required: []string{"keys"}},
-	{kind: Transaction, options: []string{"steps", "readConcern", "writeConcern", "retries"}, required: []string{"steps"}},
+	{kind: Transaction, options: []string{"steps", "readConcern", "writeConcern", "retries", "atomic"}, required: []string{"steps"}},
 }
 
 func kindOf(name string) (kindInfo, bool) {

@@ -142,6 +142,10 @@ func (p *parser) operationCollection(op *Operation, node operationNode, what str
 		name := p.str(v, what+": collection")
 		if c, found := p.colls[name]; found {
 			op.Collection = c
+			// One bulkWrite is one command on one collection.
+			if parent != nil && parent.Kind == BulkWrite && parent.Collection != nil && c != parent.Collection {
+				p.errorf(v, "%s: a bulkWrite step writes to the bulkWrite's collection %s, not %s; accepted: no collection, or %s (a transaction's steps may each name their own)", what, parent.Collection.Name, name, parent.Collection.Name)
+			}
 		} else if name != "" {
 			p.errorf(v, "%s: collection %q is not among the workload's collections; accepted: %s", what, name, strings.Join(p.collectionNames(), ", "))
 		}
@@ -230,6 +234,8 @@ func (p *parser) operationOption(op *Operation, key string, v *yaml.Node, what s
 		op.WriteConcern = p.oneOf(v, ow, writeConcerns)
 	case "retries":
 		op.Retries = int(p.int(v, ow, 0, maxRetries))
+	case "atomic":
+		op.Atomic = p.bool(v, ow)
 	case "steps":
 		p.steps(op, v, what)
 	}
@@ -265,6 +271,9 @@ func operationDefaults(op *Operation, node operationNode) {
 	}
 	if op.Kind == Transaction && node.fields["retries"] == nil {
 		op.Retries = 3
+	}
+	if op.Kind == Transaction && node.fields["atomic"] == nil {
+		op.Atomic = true
 	}
 }
 

@@ -83,6 +83,21 @@ func TestParseBroken(t *testing.T) {
 			want: `w.yaml:17:11: operation byCustomer: kind "fnd" is not an operation kind; accepted: insertOne, insertMany, find, aggregate, updateOne, updateMany, replaceOne, findOneAndUpdate, findOneAndDelete, deleteOne, deleteMany, countDocuments, distinct, bulkWrite, createIndex, transaction`},
 		{name: "option of another kind", from: "limit: 10", src: "upsert: true",
 			want: `w.yaml:20:5: operation byCustomer: key "upsert" is not an option of find; accepted: name, kind, collection, weight, let, filter, projection, sort, limit, skip, hint`},
+		{name: "bulkWrite step on another collection", src: `collections:
+  orders: {document: {a: 1}}
+  items: {document: {a: 1}}
+operations:
+  - name: bulk
+    kind: bulkWrite
+    collection: orders
+    steps: [{kind: insertOne}, {kind: deleteOne, collection: items, filter: {a: 1}}]
+phases: {measure: {count: 1}}
+`, want: `w.yaml:8:62: operation bulk: step 2: a bulkWrite step writes to the bulkWrite's collection orders, not items; accepted: no collection, or orders (a transaction's steps may each name their own)`},
+		{name: "atomic outside a transaction", from: "limit: 10", src: "atomic: false",
+			want: `w.yaml:20:5: operation byCustomer: key "atomic" is not an option of find; accepted: name, kind, collection, weight, let, filter, projection, sort, limit, skip, hint`},
+		{name: "atomic not a boolean", from: "kind: find\n    collection: orders\n    filter: {customer: {^int64: {min: 1, max: 100}}}\n    limit: 10",
+			src:  "kind: transaction\n    atomic: sometimes\n    steps: [{kind: find}]\n    collection: orders",
+			want: `w.yaml:18:13: operation byCustomer: atomic is "sometimes"; expected true or false`},
 		{name: "unknown collection", from: "collection: orders\n  - name: byCustomer", src: "collection: order\n  - name: byCustomer",
 			want: `w.yaml:15:17: operation insert: collection "order" is not among the workload's collections; accepted: orders`},
 		{name: "unknown generator", from: "{^int64: {min: 1, max: 100}}}", src: "{^int: {min: 1, max: 100}}}",

@@ -30,7 +30,8 @@ type PhaseRunner struct {
 	// numbered from it. A part of a partitioned load starts at its
 	// share's offset (insertstart), so that, every value being a function
 	// of the operation's number, the parts insert disjoint documents.
-	First int64
+	First  int64
+	counts counts
 }
 
 var _ runner.OpRunner = (*PhaseRunner)(nil)
@@ -60,6 +61,7 @@ func NewPhaseRunner(f *File, ph *Phase, client *mongo.Client, database string) (
 		}
 	}
 	p.pick = generator.NewDiscrete(weights)
+	p.counts.byOp = make([]tally, len(ph.Operations))
 	if ph.Kind != PhaseLoad {
 		for _, c := range f.Collections {
 			p.docBase[c] = c.Documents
@@ -90,7 +92,7 @@ func (p *PhaseRunner) NewWorker(id int, seed uint64) runner.OpWorker {
 			e.DocBase[c] += int64(seed%runWindows) << 32
 		}
 	}
-	w := &phaseWorker{p: p, e: e, seed: mix64(p.file.Seed, seed)}
+	w := &phaseWorker{p: p, e: e, seed: mix64(p.file.Seed, seed), tallies: make([]tally, len(p.codes))}
 	w.r = rand.New(&w.pcg)
 	if p.retryCodes != nil {
 		e.Now, e.OnRetry = w.now, w.retried
@@ -113,6 +115,9 @@ type phaseWorker struct {
 	pcg  rand.PCG
 	r    *rand.Rand
 	rec  runner.OpRecorder // the current operation's
+	// tallies count each operation's documents and failures, handed to
+	// the phase when the worker closes.
+	tallies []tally
 }
 
 // Do runs slot's operation: which one is a function of the slot, as its
@@ -126,9 +131,15 @@ func (w *phaseWorker) Do(ctx context.Context, slot int64, rec runner.OpRecorder)
 	}
 	w.rec = rec
 	start := rec.Now()
-	_, err := w.e.Do(ctx, w.p.phase.Operations[i], n)
+	r, err := w.e.Do(ctx, w.p.phase.Operations[i], n)
 	rec.Record(w.p.codes[i], err, start, rec.Now())
+	// An operation the phase's end cut is not counted, as the recorder
+	// does not time it.
+	if err == nil || ctx.Err() == nil {
+		w.tallies[i].add(r, err)
+	}
 }
 
-// Close releases nothing: the client is the phase's, not the worker's.
-func (w *phaseWorker) Close() {}
+// Close hands the worker's counts to the phase; the client is the
+// phase's, not the worker's, and stays open.
+func (w *phaseWorker) Close() { w.p.counts.add(w.tallies) }

@@ -57,6 +57,7 @@ var keyDoc = map[string]string{
 	"readConcern":  "transaction: its read concern",
 	"writeConcern": "transaction: its write concern",
 	"retries":      "transaction: how many times it is tried again on TransientTransactionError or UnknownTransactionCommitResult (default 3)",
+	"atomic":       "transaction: false runs its steps one after another outside any transaction, for a server without transactions (default true)",
 }
 
 // generatorDoc says what each generator draws.

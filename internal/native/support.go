@@ -91,10 +91,12 @@ func (s Server) cannot(op *Operation) string {
 	switch op.Kind {
 	case Transaction:
 		switch {
+		case !op.Atomic:
+			// Its steps run on their own, asked apart.
 		case s.FerretDB != "":
-			return s.ferretName() + " has no multi-document transactions; accepted: a MongoDB replica set or sharded cluster"
+			return s.ferretName() + " has no multi-document transactions; accepted: a MongoDB replica set or sharded cluster, or atomic: false (the steps run outside a transaction)"
 		case s.Topology == Standalone:
-			return "a standalone server has no multi-document transactions; accepted: a replica set (4.0 or later) or a sharded cluster (4.2 or later)"
+			return "a standalone server has no multi-document transactions; accepted: a replica set (4.0 or later) or a sharded cluster (4.2 or later), or atomic: false (the steps run outside a transaction)"
 		case s.Topology == ReplicaSet && s.older(4, 0):
 			return fmt.Sprintf("MongoDB %s has no multi-document transactions; accepted: 4.0 or later on a replica set", s.Version)
 		case s.Topology == Sharded && s.older(4, 2):

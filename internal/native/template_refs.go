@@ -26,7 +26,7 @@ func (c *compiler) ref(opt *yaml.Node, what string) gen {
 		o := c.options(opt, what, []string{"field", "dist"})
 		field = o["field"]
 		if v := o["dist"]; v != nil {
-			kind = c.dist(v, what+": dist", []string{"uniform", "zipfian", "normal"})
+			kind = c.dist(v, what+": dist", []string{"uniform", "zipfian", "normal", "sequence"})
 		}
 	}
 	if field == nil || field.Kind != yaml.ScalarNode {

@@ -377,3 +377,45 @@ func TestSharedTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestRefSequenceVisitsEachOnce: ^ref with dist sequence gives operation
+// n document n's field, so N operations visit each loaded document once
+// (a delete of every document, in the order of its key's values rather
+// than of its insertion when the key is random), then wrap.
+func TestRefSequenceVisitsEachOnce(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, `
+collections:
+  posts:
+    documents: 20
+    document: {_id: {^uuid: {}}}
+operations:
+  - {name: del, kind: deleteOne, collection: posts, filter: {_id: {^ref: {field: posts._id, dist: sequence}}}}
+phases: {measure: {count: 20}}
+`)
+	c := NewCtx()
+	seen := map[string]bool{}
+	var first string
+	for n := range int64(21) {
+		b, _ := f.Collections[0].Document.Append(nil, c, n%20)
+		_, want := bson.Raw(b).Lookup("_id").Binary()
+		op := f.Operations[0]
+		c.BeginOperation(op, n)
+		fb, _ := op.Filter.Append(nil, c, n)
+		_, got := bson.Raw(fb).Lookup("_id").Binary()
+		if string(got) != string(want) {
+			t.Fatalf("operation %d refers to %x, want document %d's %x", n, got, n%20, want)
+		}
+		if n == 0 {
+			first = string(got)
+		}
+		if n < 20 {
+			seen[string(got)] = true
+		} else if string(got) != first {
+			t.Errorf("operation 20 does not wrap to document 0")
+		}
+	}
+	if len(seen) != 20 {
+		t.Errorf("%d distinct documents in 20 operations", len(seen))
+	}
+}

@@ -22,6 +22,9 @@ type Extra struct {
 	Topology *metrics.TopologyInfo `json:"topology,omitempty"`
 	Warmup   *Warmup               `json:"warmup,omitempty"`
 	Sizes    *Sizes                `json:"sizes,omitempty"`
+	// Documents are, per operation of a native workload, the documents
+	// it returned or affected and its failures by server error code.
+	Documents []OpDocuments `json:"documents,omitempty"`
 	// Sharding is the balancer's state and the chunk migrations of a
 	// phase run on a sharded collection.
 	Sharding *metrics.ShardingRun `json:"sharding,omitempty"`

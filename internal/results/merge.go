@@ -49,6 +49,7 @@ type Merger struct {
 	from       []MergedPart
 	runner     Runner
 	hasRunner  bool
+	documents  []OpDocuments
 	partial    bool
 	minStart   time.Time
 	maxStart   time.Time
@@ -106,6 +107,7 @@ func (m *Merger) Add(source string, r *Results) error {
 		m.runner.OperationsStarted += r.Extra.OperationsStarted
 		m.runner.MeasuredOperations += r.Extra.MeasuredOperations
 	}
+	m.documents = AddDocuments(m.documents, r.Extra.Documents)
 	for k, v := range m.sharedConf {
 		if r.Config[k] != v {
 			delete(m.sharedConf, k)
@@ -255,7 +257,8 @@ func (m *Merger) Results() (*Results, error) {
 		MergedFrom: from,
 		Merged: &Merged{RunID: fp.RunID, Parts: fp.Count, StartAt: fp.StartAt,
 			StartSkewMs: float64(m.maxStart.Sub(m.minStart).Microseconds()) / 1000},
-		Topology: m.first.Extra.Topology,
+		Topology:  m.first.Extra.Topology,
+		Documents: m.documents,
 	}
 	if m.hasRunner {
 		r := m.runner
