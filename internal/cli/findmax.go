@@ -3,12 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/mongobench/mongobench/internal/findmax"
 	"github.com/mongobench/mongobench/internal/sweep"
+	"github.com/mongobench/mongobench/internal/sweep/sweeptext"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -67,24 +66,7 @@ func runFindMax(ctx context.Context, env Env, s *sweep.Sweep, o *sweepOptions) e
 		start = f
 	}
 	res, err := s.FindMax(ctx, findmax.Options{Start: start})
-	objective := make([]string, len(o.findMax))
-	for i, t := range o.findMax {
-		objective[i] = t.String()
-	}
-	w := env.Stdout
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "find-max steps:")
-	rows := make([][]string, 0, len(res.Steps))
-	for i, st := range res.Steps {
-		verdict := "pass"
-		if !st.Pass {
-			verdict = "fail: " + st.Why
-		}
-		rows = append(rows, []string{strconv.Itoa(i + 1), st.Phase, formatFigure(st.Target, "ops/s"), verdict})
-	}
-	writeTable(w, []string{"step", "phase", "target", "verdict"}, rows, map[int]bool{1: true, 3: true})
-	fmt.Fprintf(w, "find-max: %s at %s (achieved >= %.0f%% of the target, median schedule lag <= %g ms)\n",
-		res.Text(), strings.Join(objective, " and "), 100*sweep.MinAchieved, float64(sweep.MaxMedianLagUs)/1000)
+	sweeptext.WriteFindMax(env.Stdout, res, o.findMax)
 	if err != nil {
 		return err
 	}
