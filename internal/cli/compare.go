@@ -5,9 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/comparetext"
@@ -104,60 +102,19 @@ func parseCompareArgs(args []string) (*compareOptions, error) {
 	if o.format, err = parseTableFormat(t.format); err != nil {
 		return nil, badInputf("compare: %w", err)
 	}
-	if o.allowed, err = parseAllowed(t.allowed); err != nil {
+	if o.allowed, err = analysis.ParseAllowed(t.allowed); err != nil {
 		return nil, badInputf("compare: %w", err)
 	}
 	if len(o.refs) < 2 {
 		return nil, badInputf("compare: need at least two groups of runs to compare (A B), got %d: see mongobench compare -h", len(o.refs))
 	}
-	if len(o.refs) > len(groupLetters) {
-		return nil, badInputf("compare: %d groups given: at most %d can be compared at once", len(o.refs), len(groupLetters))
+	if len(o.refs) > len(analysis.GroupLetters) {
+		return nil, badInputf("compare: %d groups given: at most %d can be compared at once", len(o.refs), len(analysis.GroupLetters))
 	}
-	if o.baseline, err = parseBaseline(t.baseline, o.refs); err != nil {
+	if o.baseline, err = analysis.ParseBaseline(t.baseline, o.refs); err != nil {
 		return nil, badInputf("compare: %w", err)
 	}
 	return o, nil
-}
-
-// groupLetters name the groups of a comparison in tables and verdicts.
-const groupLetters = analysis.GroupLetters
-
-func groupLetter(i int) string { return analysis.GroupLetter(i) }
-
-// parseBaseline finds the group --baseline names: an argument as given,
-// or its letter.
-func parseBaseline(v string, refs []string) (int, error) {
-	if v == "" {
-		return 0, nil
-	}
-	if i := slices.Index(refs, v); i >= 0 {
-		return i, nil
-	}
-	if len(v) == 1 {
-		if i := strings.Index(groupLetters, strings.ToUpper(v)); i >= 0 && i < len(refs) {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("--baseline %q names no group: expected one of the groups as given or its letter, A to %s", v, groupLetter(len(refs)-1))
-}
-
-// parseAllowed checks the names --allow-different lists: properties that
-// shape the work, or phase.
-func parseAllowed(v string) ([]string, error) {
-	if v == "" {
-		return nil, nil
-	}
-	var names []string
-	for _, n := range strings.Split(v, ",") {
-		n = strings.TrimSpace(n)
-		if n != analysis.PhaseProperty && !analysis.ShapesWork(n) {
-			return nil, fmt.Errorf("--allow-different %q: %q is no property that shapes the work; expected phase or properties such as fieldcount, recordcount, readproportion", v, n)
-		}
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	return names, nil
 }
 
 // runCompare is "mongobench compare".
@@ -205,7 +162,7 @@ func newStudy(refs []string, groups [][]analysis.Run, baseline int, alpha float6
 func separateRuns(shown []string, groups [][]analysis.Run) error {
 	names := make([]string, len(shown))
 	for i, s := range shown {
-		names[i] = fmt.Sprintf("%s (%s)", groupLetter(i), s)
+		names[i] = fmt.Sprintf("%s (%s)", analysis.GroupLetter(i), s)
 	}
 	if err := analysis.SeparateRuns(names, groups); err != nil {
 		return badInput{err}
