@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"strconv"
 
 	"github.com/mongobench/mongobench/internal/findmax"
 	"github.com/mongobench/mongobench/internal/sweep"
@@ -11,9 +10,6 @@ import (
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 )
-
-// findMaxStart is the first rate find-max tries without a -target.
-const findMaxStart = 1000
 
 // findMaxFlag is sweep's --find-max: the objective, in --threshold's
 // grammar, repeatable.
@@ -49,23 +45,13 @@ func findMaxDims(o *sweepOptions, props *workload.Properties) {
 	if len(o.findMax) == 0 {
 		return
 	}
-	start := strconv.Itoa(findMaxStart)
-	if v, ok := props.Get("target"); ok {
-		if f, err := workload.ParseFloat(v, 0, 1e9); err == nil && f > 0 {
-			start = v
-		}
-	}
-	o.dims = []sweep.Dim{{Name: "target", Values: []string{start}}}
+	o.dims = []sweep.Dim{sweep.FindMaxDim(props)}
 }
 
 // runFindMax runs the search and says the answer; no rate sustained is
 // exit 99, as a failed threshold is.
 func runFindMax(ctx context.Context, env Env, s *sweep.Sweep, o *sweepOptions) error {
-	start := findMaxStart * 1.0
-	if f, err := strconv.ParseFloat(o.dims[0].Values[0], 64); err == nil {
-		start = f
-	}
-	res, err := s.FindMax(ctx, findmax.Options{Start: start})
+	res, err := s.FindMax(ctx, findmax.Options{Start: sweep.FindMaxStartOf(o.dims[0])})
 	sweeptext.WriteFindMax(env.Stdout, res, o.findMax)
 	if err != nil {
 		return err
