@@ -77,6 +77,14 @@ func TestTableGolden(t *testing.T) {
 		table.MeanRow(p, trials)
 		table.MeanRow(p, trials[:1]) // one trial: no mean
 		golden.Check(t, tc.name, out.String())
+		// NOT_FOUND counts among the operations not OK, in a column named
+		// for what it counts: it said "errors 0" beside 686 NOT_FOUND.
+		if tc.f == tt.CSV {
+			row := strings.Split(strings.Split(out.String(), "\n")[1], ",")
+			if head := strings.Split(out.String(), ",")[10]; head != analysis.NotOKFigure || row[10] != "686" {
+				t.Errorf("column %q holds %q, want %s 686", head, row[10], analysis.NotOKFigure)
+			}
+		}
 	}
 }
 
