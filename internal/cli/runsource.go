@@ -36,11 +36,6 @@ func refError(err error) error {
 	return err
 }
 
-func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, string, error) {
-	runs, reading, err := s.source().Load(ctx, ref)
-	return runs, reading, refError(err)
-}
-
 // loadGroups loads each reference as a group of runs.
 func (s *runSource) loadGroups(ctx context.Context, refs []string) ([][]analysis.Run, error) {
 	groups, err := s.source().LoadGroups(ctx, refs)

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"io"
-
 	"github.com/mongobench/mongobench/internal/texttable"
 )
 
@@ -20,7 +18,3 @@ func parseTableFormat(v string) (tableFormat, error) { return texttable.ParseFor
 func plural(n int, word string) string { return texttable.Plural(n, word) }
 
 func idList(ids []int64) string { return texttable.IDList(ids) }
-
-func writeTable(w io.Writer, head []string, rows [][]string, left map[int]bool) {
-	texttable.Write(w, head, rows, left)
-}
