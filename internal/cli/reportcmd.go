@@ -175,15 +175,7 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err := writeReport(ctx, o.out, in); err != nil {
 		return err
 	}
-	what := plural(len(in.Runs), "run")
-	shown := src.shown(o.refs, false)
-	switch {
-	case in.Comparison != nil:
-		what += ", " + shown[1] + " compared against " + shown[0]
-	case in.Sweep != nil:
-		what += ", " + plural(len(in.Sweep.Points), "sweep point")
-	}
-	fmt.Fprintf(env.Stderr, "mongobench: wrote %s (%s)\n", o.out, what)
+	fmt.Fprintf(env.Stderr, "mongobench: wrote %s (%s)\n", o.out, in.Contents(src.shown(o.refs, false)))
 	return nil
 }
 
