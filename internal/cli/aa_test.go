@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/comparetext"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
@@ -77,7 +78,7 @@ func TestAAStudyStatesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		var text bytes.Buffer
-		writeStudy(&text, textFormat, refs, st)
+		comparetext.Write(&text, textFormat, refs, st)
 		in, _, err := reportPage(&reportOptions{refs: refs, alpha: 0.05}, groups)
 		if err != nil {
 			t.Fatal(err)

@@ -5,15 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/mongobench/mongobench/internal/analysis"
-	"github.com/mongobench/mongobench/internal/diagnosis"
-	"github.com/mongobench/mongobench/internal/printable"
-	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/comparetext"
 	"github.com/mongobench/mongobench/internal/stats"
 )
 
@@ -107,60 +102,19 @@ func parseCompareArgs(args []string) (*compareOptions, error) {
 	if o.format, err = parseTableFormat(t.format); err != nil {
 		return nil, badInputf("compare: %w", err)
 	}
-	if o.allowed, err = parseAllowed(t.allowed); err != nil {
+	if o.allowed, err = analysis.ParseAllowed(t.allowed); err != nil {
 		return nil, badInputf("compare: %w", err)
 	}
 	if len(o.refs) < 2 {
 		return nil, badInputf("compare: need at least two groups of runs to compare (A B), got %d: see mongobench compare -h", len(o.refs))
 	}
-	if len(o.refs) > len(groupLetters) {
-		return nil, badInputf("compare: %d groups given: at most %d can be compared at once", len(o.refs), len(groupLetters))
+	if len(o.refs) > len(analysis.GroupLetters) {
+		return nil, badInputf("compare: %d groups given: at most %d can be compared at once", len(o.refs), len(analysis.GroupLetters))
 	}
-	if o.baseline, err = parseBaseline(t.baseline, o.refs); err != nil {
+	if o.baseline, err = analysis.ParseBaseline(t.baseline, o.refs); err != nil {
 		return nil, badInputf("compare: %w", err)
 	}
 	return o, nil
-}
-
-// groupLetters name the groups of a comparison in tables and verdicts.
-const groupLetters = analysis.GroupLetters
-
-func groupLetter(i int) string { return analysis.GroupLetter(i) }
-
-// parseBaseline finds the group --baseline names: an argument as given,
-// or its letter.
-func parseBaseline(v string, refs []string) (int, error) {
-	if v == "" {
-		return 0, nil
-	}
-	if i := slices.Index(refs, v); i >= 0 {
-		return i, nil
-	}
-	if len(v) == 1 {
-		if i := strings.Index(groupLetters, strings.ToUpper(v)); i >= 0 && i < len(refs) {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("--baseline %q names no group: expected one of the groups as given or its letter, A to %s", v, groupLetter(len(refs)-1))
-}
-
-// parseAllowed checks the names --allow-different lists: properties that
-// shape the work, or phase.
-func parseAllowed(v string) ([]string, error) {
-	if v == "" {
-		return nil, nil
-	}
-	var names []string
-	for _, n := range strings.Split(v, ",") {
-		n = strings.TrimSpace(n)
-		if n != analysis.PhaseProperty && !analysis.ShapesWork(n) {
-			return nil, fmt.Errorf("--allow-different %q: %q is no property that shapes the work; expected phase or properties such as fieldcount, recordcount, readproportion", v, n)
-		}
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	return names, nil
 }
 
 // runCompare is "mongobench compare".
@@ -191,7 +145,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	writeStudy(env.Stdout, o.format, src.shown(o.refs, o.format == textFormat), st)
+	comparetext.Write(env.Stdout, o.format, src.shown(o.refs, o.format == textFormat), st)
 	return o.gates.judge(env, o.format, st)
 }
 
@@ -203,160 +157,12 @@ func newStudy(refs []string, groups [][]analysis.Run, baseline int, alpha float6
 	})
 }
 
-// allowedText says what differs, allowed, between a configuration and the
-// baseline: "B differs from A in fieldcount 10 vs 1 (--allow-different)".
-func allowedText(st *analysis.Study, c analysis.Comparison) string {
-	if len(c.Differences) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s differs from %s in %s (--allow-different)", st.Configs[c.Config].Name, st.Configs[st.Baseline].Name, analysis.DifferencesText(c.Differences))
-}
-
-// setHead heads the table of one set: "load phase, threadcount=4: 3 runs
-// of A against 3 runs of B".
-func setHead(set analysis.Set, a, b string) string {
-	head := fmt.Sprintf("%s of %s against %s of %s", plural(len(set.A), "run"), a, plural(len(set.B), "run"), b)
-	if where := strings.Trim(set.Kind+", "+set.Point, ", "); where != "" {
-		head = where + ": " + head
-	}
-	return head
-}
-
-// writeStudy prints the study in the format asked for.
-func writeStudy(w io.Writer, f tableFormat, refs []string, st *analysis.Study) {
-	if f != textFormat {
-		writeStudyTable(w, f, refs, st)
-		return
-	}
-	base := st.Configs[st.Baseline].Name
-	for i, c := range st.Configs {
-		role := ""
-		if i == st.Baseline && len(st.Configs) > 2 {
-			role = " (baseline)"
-		}
-		fmt.Fprintf(w, "%s: %s: %s%s\n", c.Name, refs[i], describeGroup(c.Runs), role)
-	}
-	writeRanOn(w, st)
-	fmt.Fprintf(w, "latency: %s\n", st.Latency)
-	for _, c := range st.Comparisons {
-		if t := allowedText(st, c); t != "" {
-			fmt.Fprintf(w, "note: %s\n", t)
-		}
-	}
-	for _, n := range st.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-	for _, c := range st.Comparisons {
-		name := st.Configs[c.Config].Name
-		if len(st.Configs) > 2 {
-			fmt.Fprintf(w, "\n== %s against %s ==\n", name, base)
-		}
-		for _, set := range c.Sets {
-			fmt.Fprintln(w)
-			head := setHead(set, base, name)
-			if len(set.A) < 2 && len(set.B) < 2 {
-				head += ": one run per side, so no verdict is possible (repeat the runs, e.g. sweep --repeat 3)"
-			}
-			fmt.Fprintln(w, head)
-			fmt.Fprintf(w, "limit: %s %s; %s %s\n", base, limitTally(set.A), name, limitTally(set.B))
-			rows := make([][]string, 0, len(set.Rows))
-			for _, r := range set.Rows {
-				rows = append(rows, []string{orText(r.Op, "OVERALL"), r.Name(), meanText(r.A, r.Unit), meanText(r.B, r.Unit), analysis.ChangeText(r), analysis.VerdictText(r, base, name)})
-			}
-			writeTable(w, []string{"op", "figure", base, name, "change", "verdict"}, rows, map[int]bool{0: true, 1: true, 5: true})
-		}
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, verdictLine(st, c))
-	}
-	if st.Tested > 1 {
-		fmt.Fprintf(w, "note: %d figures were tested together: each verdict is corrected for all of them (Holm), so that the chance of any false alarm stays below alpha %g\n", st.Tested, st.Alpha)
-	}
-}
-
-// verdictLine sums up one configuration against the baseline.
-func verdictLine(st *analysis.Study, c analysis.Comparison) string {
-	name, base := st.Configs[c.Config].Name, st.Configs[st.Baseline].Name
-	if c.Better+c.Worse+c.Same == 0 {
-		return "verdict: no verdict possible: each figure needs at least 2 runs on each side"
-	}
-	var s string
-	if c.Better+c.Worse == 0 {
-		s = fmt.Sprintf("verdict: no significant difference between %s and %s: %s tested (alpha %g)", name, base, plural(c.Same, "figure"), st.Alpha)
-	} else {
-		s = fmt.Sprintf("verdict: %s against %s is significantly better in %s, worse in %s, not significantly different in %s (alpha %g)",
-			name, base, plural(c.Better, "figure"), plural(c.Worse, "figure"), plural(c.Same, "figure"), st.Alpha)
-	}
-	if c.Untested > 0 {
-		s += fmt.Sprintf("; %s without a verdict", plural(c.Untested, "figure"))
-	}
-	if c.Better+c.Worse == 0 {
-		if t := analysis.SensitivityText(c.Sensitivity); t != "" {
-			s += "; " + t
-		}
-	}
-	return s
-}
-
-// describeGroup says what a group holds: "4 runs (store runs 1–4), label
-// baseline, sweep 20260101-120000, 1 partial".
-func describeGroup(runs []analysis.Run) string {
-	parts := []string{plural(len(runs), "run")}
-	var ids []int64
-	files := 0
-	labels, sweeps := map[string]bool{}, map[string]bool{}
-	partial := 0
-	for _, r := range runs {
-		if r.ID > 0 {
-			ids = append(ids, r.ID)
-		} else {
-			files++
-		}
-		if r.Res.Label != "" {
-			labels[r.Res.Label] = true
-		}
-		if r.Mark != nil {
-			sweeps[r.Mark.ID] = true
-		}
-		if r.Res.Partial {
-			partial++
-		}
-	}
-	var from []string
-	if len(ids) > 0 {
-		from = append(from, "store "+idList(ids))
-	}
-	if files > 0 {
-		from = append(from, plural(files, "file"))
-	}
-	parts[0] += " (" + strings.Join(from, ", ") + ")"
-	if len(labels) > 0 {
-		parts = append(parts, "label "+printable.String(strings.Join(sortedSet(labels), ", ")))
-	}
-	if len(sweeps) > 0 {
-		parts = append(parts, "sweep "+printable.String(strings.Join(sortedSet(sweeps), ", ")))
-	}
-	if partial > 0 {
-		parts = append(parts, fmt.Sprintf("%d partial (interrupted)", partial))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// limitTally is what limited the runs of one side (their diagnoses), the
-// most frequent first.
-func limitTally(runs []analysis.Run) string {
-	ds := make([]*results.Diagnosis, len(runs))
-	for i, r := range runs {
-		ds[i] = diagnosis.Of(r.Res)
-	}
-	return diagnosis.Tally(ds)
-}
-
 // separateRuns refuses groups that share a run (analysis.SeparateRuns),
 // naming each group by its letter and reference; the refusal is bad input.
 func separateRuns(shown []string, groups [][]analysis.Run) error {
 	names := make([]string, len(shown))
 	for i, s := range shown {
-		names[i] = fmt.Sprintf("%s (%s)", groupLetter(i), s)
+		names[i] = fmt.Sprintf("%s (%s)", analysis.GroupLetter(i), s)
 	}
 	if err := analysis.SeparateRuns(names, groups); err != nil {
 		return badInput{err}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	"github.com/mongobench/mongobench/internal/comparetext"
 	"github.com/mongobench/mongobench/internal/golden"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
@@ -79,31 +80,6 @@ func TestCompareGolden(t *testing.T) {
 			}
 			golden.Check(t, tc.golden, strings.ReplaceAll(r.stdout, dir+string(os.PathSeparator), "DIR/"))
 		})
-	}
-}
-
-// TestFormatting checks the table cells: figures, intervals, id lists.
-func TestFormatting(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ got, want string }{
-		{meanText(nil, "us"), "–"},
-		{meanText([]float64{731}, "ops/s"), "731"},
-		{meanText([]float64{100, 100}, "ops/s"), "100"},
-		// Two trials: Student's t is 12.7, so the interval is wide.
-		{meanText([]float64{90, 110}, "ops/s"), "100 ±127%"},
-		{meanText([]float64{0, 1000}, "ops/s"), "500 ±>999%"},
-		{meanText([]float64{99, 100, 101}, "ops/s"), "100 ±2.5%"},
-		{formatFigure(7.256, "ops/s"), "7.26"},
-		{formatFigure(12.34, "us"), "12.3"},
-		{formatFigure(3, ""), "3"},
-		{formatFigure(2.5, ""), "2.50"},
-		{idList([]int64{4, 1, 2, 3, 9}), "runs 1–4, 9"},
-		{idList([]int64{7}), "run 7"},
-	}
-	for i, tc := range tests {
-		if tc.got != tc.want {
-			t.Errorf("case %d: got %q, want %q", i, tc.got, tc.want)
-		}
 	}
 }
 
@@ -188,7 +164,7 @@ func TestCompareLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	writeStudy(&out, textFormat, []string{"a", "b"}, st)
+	comparetext.Write(&out, textFormat, []string{"a", "b"}, st)
 	if want := "limit: A server CPU; B disk (2 of 4), server CPU (1 of 4), none (1 of 4)\n"; !strings.Contains(out.String(), want) {
 		t.Errorf("the comparison lacks %q:\n%s", want, out.String())
 	}

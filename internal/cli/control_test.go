@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // TestControlCharacters: a label with a control character is refused
@@ -59,7 +61,7 @@ func TestTableEscapes(t *testing.T) {
 	t.Parallel()
 	for _, label := range []string{"two\nlines", "red\x1b[31m", "cr\rhere", "tab\tbed", "del\x7f", "bidi\u202e"} {
 		var b bytes.Buffer
-		writeTable(&b, []string{"id", "label", "ops"}, [][]string{{"1", label, "10"}, {"22", "plain", "200"}}, map[int]bool{1: true})
+		texttable.Write(&b, []string{"id", "label", "ops"}, [][]string{{"1", label, "10"}, {"22", "plain", "200"}}, map[int]bool{1: true})
 		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 		if len(lines) != 3 {
 			t.Fatalf("%q: %d lines, want 3:\n%s", label, len(lines), b.String())

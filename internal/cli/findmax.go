@@ -3,18 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/mongobench/mongobench/internal/findmax"
 	"github.com/mongobench/mongobench/internal/sweep"
+	"github.com/mongobench/mongobench/internal/sweep/sweeptext"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 )
-
-// findMaxStart is the first rate find-max tries without a -target.
-const findMaxStart = 1000
 
 // findMaxFlag is sweep's --find-max: the objective, in --threshold's
 // grammar, repeatable.
@@ -50,41 +45,14 @@ func findMaxDims(o *sweepOptions, props *workload.Properties) {
 	if len(o.findMax) == 0 {
 		return
 	}
-	start := strconv.Itoa(findMaxStart)
-	if v, ok := props.Get("target"); ok {
-		if f, err := workload.ParseFloat(v, 0, 1e9); err == nil && f > 0 {
-			start = v
-		}
-	}
-	o.dims = []sweep.Dim{{Name: "target", Values: []string{start}}}
+	o.dims = []sweep.Dim{sweep.FindMaxDim(props)}
 }
 
 // runFindMax runs the search and says the answer; no rate sustained is
 // exit 99, as a failed threshold is.
 func runFindMax(ctx context.Context, env Env, s *sweep.Sweep, o *sweepOptions) error {
-	start := findMaxStart * 1.0
-	if f, err := strconv.ParseFloat(o.dims[0].Values[0], 64); err == nil {
-		start = f
-	}
-	res, err := s.FindMax(ctx, findmax.Options{Start: start})
-	objective := make([]string, len(o.findMax))
-	for i, t := range o.findMax {
-		objective[i] = t.String()
-	}
-	w := env.Stdout
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "find-max steps:")
-	rows := make([][]string, 0, len(res.Steps))
-	for i, st := range res.Steps {
-		verdict := "pass"
-		if !st.Pass {
-			verdict = "fail: " + st.Why
-		}
-		rows = append(rows, []string{strconv.Itoa(i + 1), st.Phase, formatFigure(st.Target, "ops/s"), verdict})
-	}
-	writeTable(w, []string{"step", "phase", "target", "verdict"}, rows, map[int]bool{1: true, 3: true})
-	fmt.Fprintf(w, "find-max: %s at %s (achieved >= %.0f%% of the target, median schedule lag <= %g ms)\n",
-		res.Text(), strings.Join(objective, " and "), 100*sweep.MinAchieved, float64(sweep.MaxMedianLagUs)/1000)
+	res, err := s.FindMax(ctx, findmax.Options{Start: sweep.FindMaxStartOf(o.dims[0])})
+	sweeptext.WriteFindMax(env.Stdout, res, o.findMax)
 	if err != nil {
 		return err
 	}

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/historytext"
 	"github.com/mongobench/mongobench/internal/redact"
-	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -134,48 +133,7 @@ func runHistory(ctx context.Context, args []string, env Env) error {
 	if len(runs) == 0 {
 		return noRunsMatch(ctx, env, st, o.filter)
 	}
-	head := []string{"id", "start (UTC)", "label", "phase", "runtime(s)", "operations", "throughput(ops/s)", "sweep", "point", "trial", "note"}
-	// A spreadsheet wants empty cells and every digit; the terminal a dash
-	// and the digits that matter.
-	none, throughput := "-", func(v float64) string { return formatFigure(v, "ops/s") }
-	if o.format == csvFormat {
-		none, throughput = "", func(v float64) string { return number(v, true) }
-	}
-	if o.verbose && o.format != textFormat {
-		head = append(head, "command")
-	}
-	rows := make([][]string, 0, len(runs))
-	for _, r := range runs {
-		trial, point := "", ""
-		if r.SweepID != "" {
-			trial = strconv.Itoa(r.Trial)
-			m := results.SweepMark{Point: r.Point}
-			point = m.Label()
-		}
-		note := ""
-		if r.Partial {
-			note = "partial"
-		}
-		row := []string{
-			strconv.FormatInt(r.ID, 10), r.Start.UTC().Format("2006-01-02 15:04:05"), orText(r.Label, none), r.Phase,
-			strconv.FormatFloat(float64(r.RuntimeMs)/1000, 'f', 2, 64), strconv.FormatInt(r.Operations, 10),
-			throughput(r.Throughput), orText(r.SweepID, none), orText(point, none), orText(trial, none), note,
-		}
-		if o.verbose && o.format != textFormat {
-			row = append(row, strings.Join(r.Command, " "))
-		}
-		rows = append(rows, row)
-	}
-	left := map[int]bool{1: true, 2: true, 3: true, 7: true, 8: true, 10: true, 11: true}
-	writeTableAs(env.Stdout, o.format, head, rows, left)
-	if o.verbose && o.format == textFormat {
-		fmt.Fprintln(env.Stdout)
-		cmds := make([][]string, 0, len(runs))
-		for _, r := range runs {
-			cmds = append(cmds, []string{strconv.FormatInt(r.ID, 10), strings.Join(r.Command, " ")})
-		}
-		writeTable(env.Stdout, []string{"id", "command"}, cmds, map[int]bool{1: true})
-	}
+	historytext.WriteListing(env.Stdout, o.format, runs, o.verbose)
 	if more {
 		fmt.Fprintf(env.Stderr, "mongobench: showing the newest %d runs; --limit N shows more, --limit 0 all\n", o.filter.Limit)
 	}

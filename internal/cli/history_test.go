@@ -217,7 +217,7 @@ func TestLabelledSweeps(t *testing.T) {
 	t.Run("report sweep figures", func(t *testing.T) {
 		src := &runSource{storePath: db}
 		defer src.close()
-		runs, _, err := src.load(ctx, "tuned")
+		runs, _, err := src.source().Load(ctx, "tuned")
 		if err != nil {
 			t.Fatal(err)
 		}

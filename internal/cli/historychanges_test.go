@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // TestHistoryChanges: history --changes names the run where a step of
@@ -71,7 +72,7 @@ func TestHistoryChanges(t *testing.T) {
 			after += runs[i].ThroughputOpsSec / 15
 		}
 	}
-	want := strings.Join([]string{"throughput run 31", formatFigure(before, "ops/s"), formatFigure(after, "ops/s"), changePercent(after/before - 1), "0.005"}, " ")
+	want := strings.Join([]string{"throughput run 31", texttable.Figure(before, "ops/s"), texttable.Figure(after, "ops/s"), texttable.Percent(after/before - 1), "0.005"}, " ")
 	if len(found) != 1 || found[0] != want {
 		t.Errorf("nightly changes %q, want %q:\n%s", found, want, nightly)
 	}

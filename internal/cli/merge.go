@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -89,25 +87,13 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 		defer runStore.Close()
 	}
 
-	// One part at a time: only the sums stay in memory.
-	m := results.NewMerger()
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		res, err := readPart(f)
-		if err != nil {
-			return err
-		}
-		if err := m.Add(f, res); err != nil {
-			return badInput{err}
-		}
-		if res.Partial {
-			fmt.Fprintf(env.Stderr, "mongobench: merge: warning: part %d (%s) did not finish: the merged run holds what it measured, marked partial\n", res.Extra.Part.Index, f)
-		}
-	}
-	merged, err := m.Results()
+	merged, err := results.MergeFiles(ctx, files, func(f string, part *results.Results) {
+		fmt.Fprintf(env.Stderr, "mongobench: merge: warning: part %d (%s) did not finish: the merged run holds what it measured, marked partial\n", part.Extra.Part.Index, f)
+	})
 	if err != nil {
+		if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
+			return err
+		}
 		return badInput{err}
 	}
 	// Past this point the outputs are written, each whole: a stop no
@@ -116,7 +102,7 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	ctx = context.WithoutCancel(ctx)
-	if err := printMerged(env, merged); err != nil {
+	if err := bench.WriteMergedSummary(env.Stdout, merged); err != nil {
 		return err
 	}
 	outs := outputs{}
@@ -136,38 +122,4 @@ func mergeInputs(args []string, out string) ([]string, error) {
 		return nil, badInputf("merge: %w", err)
 	}
 	return files, nil
-}
-
-// readPart reads one part's results file, or the journal of a part that
-// did not finish.
-func readPart(path string) (*results.Results, error) {
-	res, err := results.ReadFile(path)
-	if err != nil {
-		return nil, badInputf("merge: %w", err)
-	}
-	return res, nil
-}
-
-// printMerged prints the merged run's summary, as the run's own command
-// would have, and the parts' figures.
-func printMerged(env Env, res *results.Results) error {
-	s, err := res.Summary()
-	if err != nil {
-		return err
-	}
-	opts := export.TextOptions{Percentiles: []float64{50, 95, 99, 99.9, 99.99}, Service: true, Partial: res.Partial}
-	if spec := bench.SpecOf(res); spec != nil {
-		opts.Percentiles, opts.Service, opts.Intended = spec.Percentiles, spec.MeasureService, spec.MeasureIntended
-	}
-	if err := export.WriteText(env.Stdout, s, opts); err != nil {
-		return fmt.Errorf("the summary: %w", err)
-	}
-	for _, l := range export.ScheduleLagLines(s) {
-		fmt.Fprintln(env.Stdout, l)
-	}
-	mg := res.Extra.Merged
-	fmt.Fprintf(env.Stdout, "[PARTS], Parts, %d\n", mg.Parts)
-	fmt.Fprintf(env.Stdout, "[PARTS], StartSkew(ms), %s\n", strconv.FormatFloat(mg.StartSkewMs, 'f', 3, 64))
-	fmt.Fprintf(env.Stdout, "[PARTS], RunID, %s\n", mg.RunID)
-	return nil
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -43,10 +41,4 @@ func metricsOptions(cfg *benchConfig, now time.Time) promsink.Options {
 	return o
 }
 
-// newRunID is a whole run's id: its start in UTC, then a random suffix
-// for two runs started in one second.
-func newRunID(now time.Time) string {
-	b := make([]byte, 2)
-	_, _ = rand.Read(b)
-	return now.UTC().Format(promsink.RunIDTimeLayout) + "-" + hex.EncodeToString(b)
-}
+func newRunID(now time.Time) string { return promsink.NewRunID(now) }

@@ -7,14 +7,9 @@ import (
 	"io"
 	"net/url"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/push"
-	"github.com/prometheus/common/expfmt"
-
 	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/promsink"
 	"github.com/mongobench/mongobench/internal/redact"
-	"github.com/mongobench/mongobench/internal/results"
 )
 
 const metricsAbout = `usage: mongobench metrics RESULTS... [-o FILE] [--push URL]
@@ -75,83 +70,35 @@ func runMetrics(ctx context.Context, args []string, env Env) error {
 			return badInput{err}
 		}
 	}
-	runs, err := runsAsMetrics(pos)
+	runs, err := promsink.ReadRuns(pos)
 	if err != nil {
-		return err
+		return badInputf("metrics: %w", err)
 	}
 	if o.push != "" {
 		return pushRuns(ctx, o.push, runs, env)
 	}
-	reg := prometheus.NewPedanticRegistry()
-	for _, r := range runs {
-		if err := reg.Register(r.sink); err != nil {
-			return badInputf("metrics: %s is run_id %q part %d again: give each run's results once (%v)", r.file, r.opts.RunID, r.opts.Part, err)
-		}
+	reg, err := promsink.Registry(runs)
+	if err != nil {
+		return badInputf("metrics: %w", err)
 	}
-	write := func(w io.Writer) error { return writeOpenMetrics(w, reg) }
+	write := func(w io.Writer) error { return promsink.WriteOpenMetrics(w, reg) }
 	if o.out == "" {
 		return write(env.Stdout)
 	}
 	return outfile.Write(o.out, write)
 }
 
-// runMetric is one results file's figures as the endpoint's series.
-type runMetric struct {
-	file string
-	opts promsink.Options
-	sink *promsink.Sink
-}
-
-func runsAsMetrics(files []string) ([]runMetric, error) {
-	runs := make([]runMetric, 0, len(files))
-	for _, f := range files {
-		r, err := results.ReadFile(f)
-		if err != nil {
-			return nil, badInputf("metrics: %w", err)
-		}
-		opts := promsink.RunOptions(r)
-		sink, err := promsink.FromResults(r, opts)
-		if err != nil {
-			return nil, badInputf("metrics: %s: %w", f, err)
-		}
-		runs = append(runs, runMetric{file: f, opts: opts, sink: sink})
-	}
-	return runs, nil
-}
-
-func writeOpenMetrics(w io.Writer, g prometheus.Gatherer) error {
-	families, err := g.Gather()
-	if err != nil {
-		return err
-	}
-	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeOpenMetrics))
-	for _, mf := range families {
-		if err := enc.Encode(mf); err != nil {
-			return err
-		}
-	}
-	if c, ok := enc.(expfmt.Closer); ok {
-		return c.Close()
-	}
-	return nil
-}
-
-// pushRuns replaces each run's group on the Pushgateway (PUT): pushing a
-// run again leaves it as it was, not counted twice. The group is named by
-// an instance label, since the Pushgateway's client refuses a grouping
-// label the series carry themselves (run_id, part).
-func pushRuns(ctx context.Context, gateway string, runs []runMetric, env Env) error {
+// pushRuns pushes each run to the Pushgateway; one it cannot reach is
+// bad input.
+func pushRuns(ctx context.Context, gateway string, runs []promsink.Run, env Env) error {
 	for _, r := range runs {
-		p := push.New(gateway, "mongobench").
-			Grouping("instance", fmt.Sprintf("%s/part-%d", r.opts.RunID, r.opts.Part)).
-			Collector(r.sink)
-		if err := p.PushContext(ctx); err != nil {
+		if err := promsink.Push(ctx, gateway, r); err != nil {
 			if errors.Is(err, context.Canceled) {
 				return err
 			}
-			return badInputf("metrics: pushing %s to %s: %s: expected a reachable Pushgateway", r.file, redact.URL(gateway), redact.Text(err.Error()))
+			return badInputf("metrics: pushing %s to %s: %s: expected a reachable Pushgateway", r.File, redact.URL(gateway), redact.Text(err.Error()))
 		}
-		fmt.Fprintf(env.Stdout, "pushed %s: run_id %q, part %d, to %s\n", r.file, r.opts.RunID, r.opts.Part, redact.URL(gateway))
+		fmt.Fprintf(env.Stdout, "pushed %s: run_id %q, part %d, to %s\n", r.File, r.Options.RunID, r.Options.Part, redact.URL(gateway))
 	}
 	return nil
 }

@@ -9,14 +9,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mongobench/mongobench/internal/analysis"
-	"github.com/mongobench/mongobench/internal/inputfile"
 	"github.com/mongobench/mongobench/internal/outfile"
 	htmlreport "github.com/mongobench/mongobench/internal/report"
+	"github.com/mongobench/mongobench/internal/runref"
 	"github.com/mongobench/mongobench/internal/stats"
-	"github.com/mongobench/mongobench/internal/store"
 )
 
 const reportAbout = `usage: mongobench report RESULTS... [-o report.html] [--title TEXT] [--notes FILE]
@@ -103,7 +101,7 @@ func parseReportArgs(args []string) (*reportOptions, error) {
 	if o.alpha, err = parseAlpha(alpha); err != nil {
 		return nil, badInputf("report: %w", err)
 	}
-	if o.allowed, err = parseAllowed(allowed); err != nil {
+	if o.allowed, err = analysis.ParseAllowed(allowed); err != nil {
 		return nil, badInputf("report: %w", err)
 	}
 	if strings.TrimSpace(o.out) == "" {
@@ -156,9 +154,9 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err := checkDistinct(ins, []namedPath{{"-o", o.out}}); err != nil {
 		return badInputf("report: %w", err)
 	}
-	notes, err := readNotes(o.notes)
+	notes, err := htmlreport.ReadNotes(o.notes)
 	if err != nil {
-		return err
+		return badInputf("report: %w", err)
 	}
 	in, built, err := reportPage(o, groups)
 	if err != nil {
@@ -167,7 +165,7 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	in.Notes = notes
 	in.DiskBaselines = src.diskBaselines(ctx, env)
 	for i, r := range src.shown(o.refs, true) {
-		if reading := src.readings[o.refs[i]]; reading != "" {
+		if src.source().Reading(o.refs[i]) != "" {
 			fmt.Fprintf(env.Stderr, "mongobench: report: read %s\n", r)
 		}
 	}
@@ -177,15 +175,7 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err := writeReport(ctx, o.out, in); err != nil {
 		return err
 	}
-	what := plural(len(in.Runs), "run")
-	shown := src.shown(o.refs, false)
-	switch {
-	case in.Comparison != nil:
-		what += ", " + shown[1] + " compared against " + shown[0]
-	case in.Sweep != nil:
-		what += ", " + plural(len(in.Sweep.Points), "sweep point")
-	}
-	fmt.Fprintf(env.Stderr, "mongobench: wrote %s (%s)\n", o.out, what)
+	fmt.Fprintf(env.Stderr, "mongobench: wrote %s (%s)\n", o.out, in.Contents(src.shown(o.refs, false)))
 	return nil
 }
 
@@ -193,39 +183,12 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 // and says how it was built (for stderr).
 func reportPage(o *reportOptions, groups [][]analysis.Run) (*htmlreport.Input, []string, error) {
 	return htmlreport.FromRuns(groups, htmlreport.Options{
-		Names: refNames(o.refs), Title: o.title, Version: Version, Alpha: o.alpha, Allowed: o.allowed, Knee: o.knee,
+		Names: runref.Names(o.refs), Title: o.title, Version: Version, Alpha: o.alpha, Allowed: o.allowed, Knee: o.knee,
 	})
-}
-
-// readNotes reads the author's conclusion for the page; "" when no file
-// is named.
-func readNotes(path string) (string, error) {
-	if path == "" {
-		return "", nil
-	}
-	f, err := inputfile.Open(path)
-	if err != nil {
-		return "", badInputf("report: --notes: %w: expected a Markdown file with your conclusion", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxNotesBytes+1))
-	if err != nil {
-		return "", badInputf("report: --notes %s: %w", path, err)
-	}
-	if len(b) > maxNotesBytes {
-		return "", badInputf("report: --notes %s is over %d KiB: expected a conclusion of a few paragraphs", path, maxNotesBytes/1024)
-	}
-	if !utf8.Valid(b) {
-		return "", badInputf("report: --notes %s is not UTF-8 text: expected a Markdown file", path)
-	}
-	return string(b), nil
 }
 
 // defaultReportFile is the page report writes when no -o names one.
 const defaultReportFile = "report.html"
-
-// maxNotesBytes bounds --notes: a conclusion, not a book.
-const maxNotesBytes = 256 << 10
 
 // writeReport renders the page atomically: a failed render leaves
 // whatever stood at out as it was, and no half page.
@@ -235,29 +198,4 @@ func writeReport(ctx context.Context, out string, in *htmlreport.Input) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
-}
-
-// refNames are the names a page gives the groups: the reference without
-// the prefix that only told mongobench how to read it ("label:ssd" is
-// ssd, "run:12" run 12, "dir:out" out).
-func refNames(refs []string) []string {
-	names := make([]string, len(refs))
-	for i, ref := range refs {
-		switch {
-		case strings.HasPrefix(ref, runPrefix):
-			names[i] = "run " + strings.TrimPrefix(ref, runPrefix)
-		case strings.HasPrefix(ref, store.LabelPrefix):
-			names[i] = strings.TrimPrefix(ref, store.LabelPrefix)
-		case strings.HasPrefix(ref, dirPrefix):
-			names[i] = strings.TrimPrefix(ref, dirPrefix)
-		case strings.HasPrefix(ref, filePrefix):
-			names[i] = strings.TrimPrefix(ref, filePrefix)
-		default:
-			names[i] = ref
-		}
-		if names[i] == "" {
-			names[i] = ref
-		}
-	}
-	return names
 }

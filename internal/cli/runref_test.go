@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -246,16 +245,5 @@ func TestStoreInputErrors(t *testing.T) {
 				t.Errorf("stderr %q: want one line with %q", r.stderr, tc.want)
 			}
 		})
-	}
-}
-
-// TestRefNames: a page names a group by what the reference names, not by
-// the prefix that told mongobench how to read it.
-func TestRefNames(t *testing.T) {
-	t.Parallel()
-	got := refNames([]string{"label:ssd", "run:12", "dir:out/a", "file:x.json", "sweep:20260101-1", "essd", "label:"})
-	want := []string{"ssd", "run 12", "out/a", "x.json", "sweep:20260101-1", "essd", "label:"}
-	if !slices.Equal(got, want) {
-		t.Errorf("refNames = %q, want %q", got, want)
 	}
 }

@@ -10,22 +10,12 @@ import (
 	"github.com/mongobench/mongobench/internal/runref"
 )
 
-// The prefixes that say how a reference is read, whatever stands in the
-// working directory.
-const (
-	dirPrefix  = runref.DirPrefix
-	filePrefix = runref.FilePrefix
-	runPrefix  = runref.RunPrefix
-)
-
 // runSource is runref.Source as compare and report use it: a reference
 // that names nothing readable is bad input, and the store is opened as
 // every command that only reads it opens it.
 type runSource struct {
 	storePath string
 	src       *runref.Source
-	// readings say how each argument was read, when it did not say.
-	readings map[string]string
 }
 
 func (s *runSource) source() *runref.Source {
@@ -46,27 +36,10 @@ func refError(err error) error {
 	return err
 }
 
-func (s *runSource) load(ctx context.Context, ref string) ([]analysis.Run, string, error) {
-	runs, reading, err := s.source().Load(ctx, ref)
-	return runs, reading, refError(err)
-}
-
 // loadGroups loads each reference as a group of runs.
 func (s *runSource) loadGroups(ctx context.Context, refs []string) ([][]analysis.Run, error) {
 	groups, err := s.source().LoadGroups(ctx, refs)
-	for _, ref := range refs {
-		s.noteReading(ref)
-	}
 	return groups, refError(err)
-}
-
-func (s *runSource) noteReading(ref string) {
-	if r := s.source().Reading(ref); r != "" {
-		if s.readings == nil {
-			s.readings = map[string]string{}
-		}
-		s.readings[ref] = r
-	}
 }
 
 // shown are the arguments as a table or message shows them: control

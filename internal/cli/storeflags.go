@@ -58,32 +58,17 @@ func storePath(path string) string {
 // user's mistake in --store: it is bad input, not a failure.
 func openStore(path string) (*store.Store, error) {
 	path = storePath(path)
-	// SQLite's words for a directory are "out of memory (14)".
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		what := "is not a regular file"
-		if fi.IsDir() {
-			what = "is a directory"
-		}
-		return nil, badInputf("--store %s %s: expected a results store file (mongobench.db), or a new file in a writable directory", path, what)
-	}
-	s, err := store.Open(path)
-	if err != nil {
-		if errors.Is(err, store.ErrNotAStore) || errors.Is(err, store.ErrNewerSchema) || errors.Is(err, store.ErrCorrupt) || notADatabase(err) {
-			return nil, badInputf("--store %s: %w", path, err)
-		}
+	s, err := store.OpenFile(path)
+	var nf *store.NotAFileError
+	switch {
+	case errors.As(err, &nf):
+		return nil, badInputf("--store %w", err)
+	case store.Refused(err):
+		return nil, badInputf("--store %s: %w", path, err)
+	case err != nil:
 		return nil, fmt.Errorf("results store: %w", err)
 	}
 	return s, nil
-}
-
-// sqliteNotADB is SQLite's result code for a file that is no database.
-const sqliteNotADB = 26
-
-// notADatabase reports whether err says the file is no SQLite database at
-// all (a text file named by --store), which SQLite reports by its code.
-func notADatabase(err error) bool {
-	var coded interface{ Code() int }
-	return errors.As(err, &coded) && coded.Code()&0xff == sqliteNotADB
 }
 
 // openExistingStore opens the store at path for reading. Commands that only

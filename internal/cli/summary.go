@@ -1,66 +1,26 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/outfile"
 )
 
-// summaryOutput is where the end-of-run summary goes: stdout, or the
-// exportfile, in the format of the exporter property. YCSB's Client does
-// the same: its exporter writes to exportfile when set, else to stdout.
-// Every line of the summary is written to it, so each format carries all
-// of them.
+// summaryOutput is where the summary goes (export.SummaryOutput); what
+// it says of an exportfile goes to stderr.
 type summaryOutput struct {
-	*export.SummaryWriter
-	env  Env
-	path string        // exportfile; "" for stdout
-	buf  *bytes.Buffer // the summary bound for path
+	*export.SummaryOutput
+	env Env
 }
 
-// newSummaryOutput returns the summary's writer; exporter has been
-// checked by export.ParseExporter already.
 func newSummaryOutput(env Env, path, exporter string) *summaryOutput {
-	s := &summaryOutput{env: env, path: path}
-	var w io.Writer = env.Stdout
-	if path != "" {
-		s.buf = &bytes.Buffer{}
-		w = s.buf
-	}
-	sw, err := export.NewSummaryWriter(w, exporter)
-	if err != nil {
-		// resolveBench refused any other exporter.
-		sw, _ = export.NewSummaryWriter(w, export.TextExporter)
-	}
-	s.SummaryWriter = sw
-	return s
+	return &summaryOutput{export.NewSummaryOutput(env.Stdout, path, exporter), env}
 }
 
-// close ends the summary and, for an exportfile, writes it there whole.
-func (s *summaryOutput) close() error {
-	if err := s.Close(); err != nil {
-		return fmt.Errorf("cannot write the summary: %w", err)
-	}
-	if s.path == "" {
-		return nil
-	}
-	if err := outfile.Write(s.path, func(w io.Writer) error { _, err := w.Write(s.buf.Bytes()); return err }); err != nil {
-		return fmt.Errorf("the summary (exportfile): %w", err)
-	}
-	fmt.Fprintf(s.env.Stderr, "mongobench: summary written to %s\n", s.path)
-	return nil
-}
+func (s *summaryOutput) close() error { return s.Finish(s.env.Stderr) }
 
-// what names where the summary went, for the list of what a run kept.
-func (s *summaryOutput) what() string {
-	if s.path == "" {
-		return "the summary"
-	}
-	return "the summary in " + s.path
-}
+func (s *summaryOutput) what() string { return s.What() }
 
 // checkOutputFile says why a file cannot be written at path, before the
 // run rather than after it: its directory is missing or not writable, or

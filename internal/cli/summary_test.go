@@ -8,10 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/export"
-	"github.com/mongobench/mongobench/internal/results/resultstest"
-	"github.com/mongobench/mongobench/internal/sweep"
 )
 
 type exportedFigure struct {
@@ -144,28 +141,6 @@ func TestShortCollection(t *testing.T) {
 	}
 	if s := parseSummary(t, r.stdout); s.int(t, "READ", "Return=NOT_FOUND") == 0 {
 		t.Errorf("no NOT_FOUND reads on a collection of 30 of 100 records:\n%s", r.stdout)
-	}
-}
-
-// TestSweepRowCountsNotFound: a sweep's row counts NOT_FOUND with the
-// failures, in a column named for what it counts; it said "errors 0"
-// beside 686 NOT_FOUND of 1000 reads.
-func TestSweepRowCountsNotFound(t *testing.T) {
-	t.Parallel()
-	res := resultstest.Results(t, resultstest.Spec{Throughput: 1000, LatencyUs: map[string]int64{"READ": 1000}})
-	res.Status["READ"]["OK"] = 314
-	res.Status["READ"]["NOT_FOUND"] = 686
-	var out bytes.Buffer
-	plan := &sweep.Plan{Dims: []sweep.Dim{{Name: "threadcount", Values: []string{"4"}}}}
-	table := newSweepTable(&out, textFormat, plan, []string{"READ"})
-	table.header()
-	table.trialRow(&sweep.Point{Values: map[string]string{"threadcount": "4"}}, sweep.Trial{Trial: 1, Results: res, Figures: analysis.FiguresOf(res, analysis.ServiceLatency)}, "")
-	head, rows, _ := sweepRows(t, out.String(), 1)
-	if !strings.Contains(head, "  "+analysis.NotOKFigure+"  ") {
-		t.Fatalf("header %q has no %q column", head, analysis.NotOKFigure)
-	}
-	if len(rows) != 1 || rows[0].cells[len(rows[0].cells)-1] != "686" {
-		t.Errorf("row %+v, want 686 operations not OK last:\n%s", rows, out.String())
 	}
 }
 

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,4 +106,29 @@ func dirParts(dir, out string) ([]string, error) {
 		return nil, fmt.Errorf("directory %s holds no results files (*.json)", dir)
 	}
 	return files, nil
+}
+
+// MergeFiles adds up the parts' files (results files, or the journals of
+// parts that did not finish) one at a time, so that only the sums stay
+// in memory. onPartial, when not nil, hears of each part that did not
+// finish. A stop between parts returns ctx's error; every other error
+// says which file and why.
+func MergeFiles(ctx context.Context, files []string, onPartial func(file string, part *Results)) (*Results, error) {
+	m := NewMerger()
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res, err := ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		if err := m.Add(f, res); err != nil {
+			return nil, err
+		}
+		if res.Partial && onPartial != nil {
+			onPartial(f, res)
+		}
+	}
+	return m.Results()
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -125,5 +126,43 @@ func TestReadFile(t *testing.T) {
 	}
 	if _, err := ReadFile(dir); err == nil || !strings.HasPrefix(err.Error(), "cannot read results file: ") {
 		t.Errorf("ReadFile(a directory) = %v, want it refused", err)
+	}
+}
+
+// TestMergeFiles: the parts' files add up to the whole; a part that did
+// not finish is told of; an unreadable file is named; a stop ends it.
+func TestMergeFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p0, p1 := filepath.Join(dir, "p0.json"), filepath.Join(dir, "p1.json")
+	writeFile(t, p0, partResults(t, 0, 2, testStart, nil, []int64{100, 200}))
+	late := partResults(t, 1, 2, testStart, nil, []int64{300})
+	late.Partial = true
+	writeFile(t, p1, late)
+	var told []string
+	m, err := MergeFiles(context.Background(), []string{p0, p1}, func(f string, r *Results) { told = append(told, f) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Operations != 3 || !m.Partial || m.Extra.Merged.Parts != 2 {
+		t.Errorf("merged %d operations, partial %v, %+v; want 3 of 2 parts, partial", m.Operations, m.Partial, m.Extra.Merged)
+	}
+	if !slices.Equal(told, []string{p1}) {
+		t.Errorf("told of %q, want the unfinished part %s", told, p1)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := MergeFiles(context.Background(), []string{p0, bad}, nil); err == nil || !strings.HasPrefix(err.Error(), "merge: "+bad+": ") {
+		t.Errorf("an unreadable part: %v, want it named", err)
+	}
+	if _, err := MergeFiles(context.Background(), []string{p0}, nil); err == nil || !strings.Contains(err.Error(), "missing of the 2 parts") {
+		t.Errorf("a missing part: %v, want it refused", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := MergeFiles(ctx, []string{p0, p1}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("a stop: %v, want context.Canceled", err)
 	}
 }
