@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/tpcc"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -41,6 +42,9 @@ type Settings struct {
 	Path      string        // mongodb.path: the wire path of the hot operations
 	Connect   time.Duration // mongodb.connecttimeout
 	Shard     Shard         // mongodb.shardkey: the collection's shard key, set up or checked
+	// TPCC, when set (workload=tpcc), is the TPC-C run the phase runs
+	// instead of YCSB's CoreWorkload.
+	TPCC *tpcc.PhaseSettings
 }
 
 // ResolveSpec resolves the workload of a load or run phase from props,
@@ -164,6 +168,14 @@ func ResolveSettings(command string, props *workload.Properties, spec *workload.
 	var err error
 	if s.Shard, err = resolveShard(props); err != nil {
 		return nil, warnings, err
+	}
+	if workload.IsTPCC(props) {
+		if command != "run" {
+			return nil, warnings, inputErrorf("workload=tpcc is a run phase: TPC-C's data is loaded by mongobench tpcc load")
+		}
+		if s.TPCC, err = tpcc.ResolvePhase(props.Get); err != nil {
+			return nil, warnings, InputError{err}
+		}
 	}
 	return s, warnings, nil
 }

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"github.com/mongobench/mongobench/internal/tpcc"
+
 	"fmt"
 	"io"
 	"strconv"
@@ -32,6 +34,9 @@ func (e *Executed) WriteSummaryLines(w io.Writer, warn func(string)) {
 	lines = append(lines, metrics.ShardingLines(obsv.Sharding)...)
 	lines = append(lines, export.ScheduleLagLines(out.Summary)...)
 	writeLines(w, lines)
+	if res != nil && res.Extra != nil {
+		writeLines(w, tpcc.SummaryLines(res.Extra.TPCC))
+	}
 	// The client's lines and warning say what the run's one diagnosis
 	// says of it.
 	var diag *results.Diagnosis
