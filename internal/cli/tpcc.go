@@ -7,40 +7,33 @@ import (
 
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/tpcc"
 )
 
 const tpccAbout = `usage: mongobench tpcc load|run|check [flags] [-p NAME=VALUE ...]
 
-TPC-C adapted to MongoDB as py-tpcc and its paper (Kamsky, PVLDB 2019)
-have it (docs/explanation/tpcc.md): load writes the warehouses; run is
-mongobench run with -p workload=tpcc, the five transactions as its
-operations, so it takes run's flags (-threads, -target, -s, --out, -l,
---threshold, --store, ...) and prints, keeps and compares as any run,
-with tpmC and each transaction's retries, aborts and rollbacks; then it
-checks TPC-C's consistency conditions 1-4 (check alone does that) unless
---no-check. A broken condition exits 1.
+TPC-C as py-tpcc and its paper (Kamsky, PVLDB 2019) adapt it to MongoDB
+(docs/explanation/tpcc.md). load writes the warehouses. run is mongobench
+run -p workload=tpcc: it takes run's flags (-threads, -target, --out, ...)
+and adds tpmC and each transaction's retries, aborts and rollbacks; then,
+unless --no-check, it checks consistency conditions 1-4, as check does.
+A broken condition exits 1.
 
 properties (-p) of all three:
-  mongodb.url              the server (default: MONGOBENCH_URL, else the
-                           embedded server; keep its data between commands
-                           with --data-dir)
+  mongodb.url              the server (default: MONGOBENCH_URL, else embedded)
   warehouses=1             the scale; items=100000 and customers=3000
                            (per district) are smaller only for trials
   tpcc.normalized=false    order lines in ORDER_LINE, not in their order
 load: seed=0 (the data's), threadcount=1 (warehouses loaded at once)
 run: maxexecutiontime=60 unless given, and
   tpcc.loadseed=0          the seed the data was loaded with
-  tpcc.transactions=true   multi-document transactions (false: statement
-                           by statement; the embedded server has none)
-  tpcc.findandmodify=true  findAndModify where py-tpcc uses it
-  tpcc.batchwrites=true    a NewOrder's stock updates in one bulk write
-  tpcc.deliveryperdistrict=false  a Delivery as ten transactions
-  tpcc.causal=false        causally consistent sessions
+  tpcc.transactions=true   multi-document transactions (false: one by one)
+  tpcc.findandmodify=true, tpcc.batchwrites=true (stock updates in one bulk
+  write), tpcc.deliveryperdistrict=false, tpcc.causal=false,
   tpcc.writeconcern, tpcc.readconcern, tpcc.readpreference
   tpcc.maxattempts=10      runs of a transaction on TransientTransactionError
-  tpcc.linepaths           set delivered lines by index, not ORDER_LINE.$[]
-                           (default: true on the embedded server only)
+  tpcc.linepaths           delivered lines by index (default: on FerretDB)
 
 flags of load and check:`
 
@@ -98,19 +91,15 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 	if o.drop && !s.Part.Whole() {
 		return badInputf("tpcc: --drop with --part %s is refused: expected one whole load to drop, since each part would drop the others' data", s.Part)
 	}
-	embeddedServer := false
 	if s.URL == "" {
 		srv, err := embedded.Start(ctx, embedded.Options{DataDir: o.dataDir})
 		if err != nil {
 			return fmt.Errorf("cannot start the embedded server: %w", err)
 		}
 		defer srv.Close()
-		s.URL, embeddedServer = srv.URI(), true
+		// It has no all-positional operator ($[]).
+		s.URL, s.Options.LinePaths = srv.URI(), s.Options.LinePaths || !s.LinePathsSet
 		fmt.Fprintf(env.Stderr, "mongobench: no mongodb.url given: started the embedded server (FerretDB, SQLite) at %s, data in %s\n", s.URL, srv.DataDir())
-	}
-	if !s.LinePathsSet {
-		// The embedded server has no all-positional operator ($[]).
-		s.Options.LinePaths = embeddedServer
 	}
 	client, err := tpcc.Connect(ctx, s.URL, s.Threads)
 	if err != nil {
@@ -132,6 +121,15 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 		return exitError{code: code, err: fmt.Errorf("tpcc %s interrupted", phase)}
 	}
 	return err
+}
+
+// checkRunOperations checks --threshold's operations against the run's:
+// TPC-C's five transactions, a native workload's, or YCSB's.
+func checkRunOperations(cfg *benchConfig) error {
+	if cfg.Spec.TPCC {
+		return threshold.CheckOperations(cfg.args.thresholds, false, tpcc.OpNames[:])
+	}
+	return checkThresholdOperations(cfg.args.thresholds, cfg.args.native)
 }
 
 // tpccRunArgs are mongobench run's arguments for tpcc run's: TPC-C's

@@ -142,6 +142,7 @@ func TestTPCCBadInput(t *testing.T) {
 		{[]string{"tpcc", "run", "-p", "tpcc.writeconcern=most"}, "expected majority or a number"},
 		{[]string{"tpcc", "run", "-p", "tpcc.readconcern=strong"}, "expected local, majority, snapshot"},
 		{[]string{"tpcc", "run", "-p", "tpcc.transactions=maybe"}, "expected true or false"},
+		{[]string{"tpcc", "run", "--threshold", "READ:p(99)<1ms"}, `no operation "READ": accepted: OVERALL, NewOrder, Payment, OrderStatus, Delivery, StockLevel`},
 		{[]string{"tpcc", "load", "--part", "1/2", "--drop", "-p", "warehouses=4"}, "--drop with --part 1/2 is refused"},
 		{[]string{"tpcc", "load", "--part", "2/3", "-p", "warehouses=2"}, "cannot be split over 3 parts"},
 		{[]string{"tpcc", "run", "-p", "mongodb.url=mongodb://u:sekrit@h:1/?maxPoolSize=many"}, "mongodb.url"},
