@@ -169,12 +169,19 @@ func ResolveSettings(command string, props *workload.Properties, spec *workload.
 	if s.Shard, err = resolveShard(props); err != nil {
 		return nil, warnings, err
 	}
-	if workload.IsTPCC(props) {
-		if command != "run" {
-			return nil, warnings, inputErrorf("workload=tpcc is a run phase: TPC-C's data is loaded by mongobench tpcc load")
-		}
-		if s.TPCC, err = tpcc.ResolvePhase(props.Get); err != nil {
+	isTPCC := workload.IsTPCC(props)
+	if isTPCC && command != "run" {
+		return nil, warnings, inputErrorf("workload=tpcc is a run phase: TPC-C's data is loaded by mongobench tpcc load")
+	}
+	// TPC-C's properties are checked wherever they are given, as every
+	// known property is; only a TPC-C run uses them.
+	if isTPCC || slices.ContainsFunc(tpcc.PhaseProperties, func(k string) bool { _, ok := props.Get(k); return ok }) {
+		ts, err := tpcc.ResolvePhase(props.Get)
+		if err != nil {
 			return nil, warnings, InputError{err}
+		}
+		if isTPCC {
+			s.TPCC = ts
 		}
 	}
 	return s, warnings, nil

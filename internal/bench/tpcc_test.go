@@ -34,6 +34,8 @@ func TestTPCCSettings(t *testing.T) {
 		{"load", []string{"workload=tpcc", "recordcount=5"}, "TPC-C's data is loaded by mongobench tpcc load"},
 		{"run", []string{"workload=tpcc", "operationcount=5", "tpcc.readconcern=strong"}, "tpcc.readconcern=\"strong\" is invalid"},
 		{"run", []string{"workload=tpcc", "operationcount=5", "customers=5"}, `customers="5" is invalid`},
+		// Checked without workload=tpcc too, as every known property is.
+		{"run", []string{"recordcount=5", "operationcount=5", "warehouses=NaN"}, `warehouses="NaN" is invalid`},
 	} {
 		p, err := workload.Parse(strings.NewReader(strings.Join(tc.props, "\n")), "test")
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/redact"
@@ -62,12 +63,12 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 		return badInputf("tpcc: expected a phase, load, run or check: mongobench tpcc load|run|check [flags]")
 	}
 	phase := args[0]
-	if phase == "run" {
+	if phase == "run" && !slices.Contains(args[1:], "-h") && !slices.Contains(args[1:], "--help") {
 		return runBench(ctx, "run", tpccRunArgs(args[1:]), env)
 	}
 	if phase == "-h" || phase == "--help" || phase == "-help" {
 		o.help = true
-	} else if phase != "load" && phase != "check" {
+	} else if phase != "load" && phase != "check" && phase != "run" {
 		return badInputf("tpcc: unknown phase %q: expected load, run or check", redact.Arg(phase))
 	}
 	fs := newFlagSet("tpcc "+phase, defs)

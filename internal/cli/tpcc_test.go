@@ -165,3 +165,15 @@ func TestTPCCRunRefusesTransactionsUnsupported(t *testing.T) {
 		t.Errorf("exit %d, %q", r.code, r.stderr)
 	}
 }
+
+// TestTPCCRunHelp: tpcc run's help is tpcc's, which names TPC-C's
+// properties, not run's.
+func TestTPCCRunHelp(t *testing.T) {
+	t.Parallel()
+	for _, h := range []string{"-h", "--help"} {
+		r := mongobench(t, "tpcc", "run", h)
+		if r.code != 0 || !strings.Contains(r.stdout, "tpcc.batchwrites=true") || !strings.Contains(r.stdout, "--no-check") {
+			t.Errorf("tpcc run %s: exit %d, %q", h, r.code, r.stdout)
+		}
+	}
+}

@@ -352,3 +352,28 @@ func TestPartitionedLoadEqualsWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestCutShortRunsOn: without transactions, a transaction whose phase
+// has ended (its context cancelled) runs on to its end rather than leave
+// its district half-written, so the conditions still hold.
+func TestCutShortRunsOn(t *testing.T) {
+	client, name := embeddedDB(t)
+	loadForTest(t, client, name, false)
+	opts := DefaultOptions()
+	opts.NoTransactions, opts.LinePaths = true, true
+	ph, err := NewPhaseRunner(client, name, PhaseSettings{Scale: testScale, LoadSeed: 42, Options: opts}, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rec := newOpRecorder()
+	w := ph.NewWorker(0, 9)
+	for slot := range 6 {
+		w.Do(ctx, int64(slot), rec)
+	}
+	if len(rec.errs) > 0 || rec.total() != 6 {
+		t.Fatalf("%d recorded, errors %v; want 6 that ran to their end", rec.total(), rec.errs)
+	}
+	checkAll(t, client.Database(name), false, "after transactions ran past their phase's end")
+}
