@@ -52,6 +52,11 @@ var examples = []struct {
 		[]string{"Per-point detail: B against A", "Per-point detail: C against A", "deleteproportion=1",
 			"insertproportion=0.05 readproportion=0.95", "insertproportion=0.10 readproportion=0.90"},
 		[]string{"No verdicts on the page", "NOT_FOUND"}},
+	// TPC-C's transactions as the operations, batching off compared with
+	// on point by point; no CoreWorkload operation among them.
+	{"tpcc-threads", []string{"study", "comparison"}, 3,
+		[]string{"<td>NewOrder</td>", "<td>Payment</td>", "Per-point detail: batch-false against batch-true"},
+		[]string{"<td>READ</td>", "<td>UPDATE</td>"}},
 }
 
 // singleRuns are the examples whose studies are of single runs, no

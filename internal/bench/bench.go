@@ -139,6 +139,9 @@ type Outcome struct {
 	Documents []results.OpDocuments
 
 	maxErrors int64 // Config.MaxErrors, which Failure names
+	// finishErr is the Finisher's verdict on the phase (a broken TPC-C
+	// consistency condition), which Failure returns.
+	finishErr error
 }
 
 // Run runs one phase, feeding its intervals to sinks as they close.

@@ -81,7 +81,17 @@ func Execute(ctx context.Context, e Execution) (*Executed, error) {
 		obs.DiskCeilings = e.DiskCeilings(ctx)
 	}
 	res, resErr := out.Results(meta, obs)
+	if f, ok := prep.ops.(Finisher); ok && res != nil {
+		out.finishErr = f.Finish(ctx, res)
+	}
 	return &Executed{Outcome: out, Observation: obs, Meta: meta, Results: res, ResultsErr: resErr, Database: prep.Database}, nil
+}
+
+// Finisher is a phase's operations that add to its results once it has
+// ended, over the phase's connections: TPC-C's tpmC, retries and
+// consistency check. Its error fails the phase (Outcome.Failure).
+type Finisher interface {
+	Finish(ctx context.Context, res *results.Results) error
 }
 
 // DuplicateKeyNote says why a load's inserts failed on duplicate keys and

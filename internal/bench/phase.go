@@ -198,6 +198,9 @@ func FailedOperations(s *measure.Summary) int64 {
 // nothing (db.NotFoundFailShare); nil when it measured what it was to
 // measure.
 func (o *Outcome) Failure() error {
+	if o.finishErr != nil {
+		return o.finishErr
+	}
 	if es := o.ErrorStop; es != nil {
 		if es.Flag == "--max-errors" {
 			return fmt.Errorf("stopped after %d failed operations (--max-errors %d); the summary and results cover what ran", es.Failed, o.maxErrors)

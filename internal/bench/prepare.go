@@ -115,7 +115,7 @@ type Prepared struct {
 	Client  *mongo.Client
 	Monitor *driver.Client
 	core    *workload.Core
-	ops     runner.OpRunner // a native workload's phase; nil for YCSB's
+	ops     runner.OpRunner // a native workload's or TPC-C's phase; nil for YCSB's
 	// warmupOps is a native workload's warmup phase, run before a run's
 	// measured phase; nil when the file has none.
 	warmupOps runner.OpRunner
@@ -201,6 +201,12 @@ func Prepare(ctx context.Context, t Target) (_ *Prepared, err error) {
 		return nil, t.step(err, "setting up the shard key of "+where)
 	}
 	p.chooseSeeds()
+	if t.TPCC != nil {
+		if err := p.prepareTPCC(setup); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 	if t.Native != nil {
 		if err := p.prepareNative(setup); err != nil {
 			return nil, err

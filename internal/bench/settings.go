@@ -9,6 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/tpcc"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -41,6 +42,9 @@ type Settings struct {
 	Path      string        // mongodb.path: the wire path of the hot operations
 	Connect   time.Duration // mongodb.connecttimeout
 	Shard     Shard         // mongodb.shardkey: the collection's shard key, set up or checked
+	// TPCC, when set (workload=tpcc), is the TPC-C run the phase runs
+	// instead of YCSB's CoreWorkload.
+	TPCC *tpcc.PhaseSettings
 }
 
 // ResolveSpec resolves the workload of a load or run phase from props,
@@ -164,6 +168,21 @@ func ResolveSettings(command string, props *workload.Properties, spec *workload.
 	var err error
 	if s.Shard, err = resolveShard(props); err != nil {
 		return nil, warnings, err
+	}
+	isTPCC := workload.IsTPCC(props)
+	if isTPCC && command != "run" {
+		return nil, warnings, inputErrorf("workload=tpcc is a run phase: TPC-C's data is loaded by mongobench tpcc load")
+	}
+	// TPC-C's properties are checked wherever they are given, as every
+	// known property is; only a TPC-C run uses them.
+	if isTPCC || slices.ContainsFunc(tpcc.PhaseProperties, func(k string) bool { _, ok := props.Get(k); return ok }) {
+		ts, err := tpcc.ResolvePhase(props.Get)
+		if err != nil {
+			return nil, warnings, InputError{err}
+		}
+		if isTPCC {
+			s.TPCC = ts
+		}
 	}
 	return s, warnings, nil
 }

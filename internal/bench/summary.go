@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"github.com/mongobench/mongobench/internal/tpcc"
+
 	"fmt"
 	"io"
 	"strconv"
@@ -33,6 +35,9 @@ func (e *Executed) WriteSummaryLines(w io.Writer, warn func(string)) {
 	lines = append(lines, export.ScheduleLagLines(out.Summary)...)
 	lines = append(lines, DocumentLines(out.Documents)...)
 	writeLines(w, lines)
+	if res != nil && res.Extra != nil {
+		writeLines(w, tpcc.SummaryLines(res.Extra.TPCC))
+	}
 	// The client's lines and warning say what the run's one diagnosis
 	// says of it.
 	var diag *results.Diagnosis

@@ -127,7 +127,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintln(env.Stdout, benchHelp(command))
 		return nil
 	}
-	if err := checkThresholdOperations(cfg.args.thresholds, cfg.args.native); err != nil {
+	if err := checkRunOperations(cfg); err != nil {
 		return badInput{err}
 	}
 	spec := cfg.Spec

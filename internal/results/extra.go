@@ -48,6 +48,67 @@ type Extra struct {
 	// Thresholds are the run's --threshold limits, each with how the
 	// run met it.
 	Thresholds []Threshold `json:"thresholds,omitempty"`
+	// TPCC holds a TPC-C run's own figures: tpmC, what happened to each
+	// transaction type beyond its status, and the consistency check after
+	// the run.
+	TPCC *TPCC `json:"tpcc,omitempty"`
+}
+
+// TPCC is a TPC-C run's section.
+type TPCC struct {
+	// TpmC is the committed NewOrders per minute of the run's runtime
+	// (py-tpcc's figure, the paper's tables'): the NewOrder operations
+	// that were OK, less those rolled back on purpose.
+	TpmC float64 `json:"tpmC"`
+	// Warehouses is the scale; Standard is false when items or customers
+	// were made smaller than the specification's, so that the figures are
+	// not comparable with TPC-C's.
+	Warehouses int  `json:"warehouses"`
+	Standard   bool `json:"standard"`
+	// Transactions are the five types in the mix's order.
+	Transactions []TPCCTransaction `json:"transactions"`
+	// Check is the consistency conditions tested after the run; absent
+	// when the run was told not to check (--no-check).
+	Check []TPCCCondition `json:"check,omitempty"`
+}
+
+// TPCCTransaction counts one transaction type's retries and aborts: a
+// whole transaction run again after a TransientTransactionError
+// (Retries), a commit sent again after an UnknownTransactionCommitResult
+// (CommitRetries), transactions aborted on an error (Aborts), NewOrders
+// rolled back on purpose on an invalid item (RolledBack), and
+// transactions that ended in an error (Failed).
+type TPCCTransaction struct {
+	// Name is the operation's: NewOrder, Payment, OrderStatus, Delivery
+	// or StockLevel.
+	Name string `json:"name"`
+	// Retries are whole transactions run again after a
+	// TransientTransactionError.
+	Retries int64 `json:"retries"`
+	// CommitRetries are commits sent again after an
+	// UnknownTransactionCommitResult.
+	CommitRetries int64 `json:"commit_retries"`
+	// Aborts are transactions aborted on an error, retried or not.
+	Aborts int64 `json:"aborts"`
+	// RolledBack are the NewOrders rolled back on purpose on an invalid
+	// item (1% of them); they are recorded OK.
+	RolledBack int64 `json:"rolled_back"`
+	// Failed are the transactions that ended in an error.
+	Failed int64 `json:"failed"`
+}
+
+// TPCCCondition is one consistency condition's outcome: how many
+// warehouses or districts were checked and how many broke it, with a few
+// examples.
+type TPCCCondition struct {
+	// Number is the condition's, 1 to 4 (clause 3.3.2.1-3.3.2.4).
+	Number int `json:"number"`
+	// Checked is the warehouses (condition 1) or districts (2 to 4)
+	// checked; Failed, how many of them broke it.
+	Checked int64 `json:"checked"`
+	Failed  int64 `json:"failed"`
+	// Examples describe the first few that broke it.
+	Examples []string `json:"examples,omitempty"`
 }
 
 // Threshold is one --threshold and its outcome.

@@ -1,6 +1,8 @@
 package sweep
 
 import (
+	"github.com/mongobench/mongobench/internal/tpcc"
+
 	"slices"
 	"strconv"
 
@@ -19,6 +21,14 @@ func Ops(ops []string, command string, spec *workload.Spec) []string {
 	if command == "load" {
 		if !slices.Contains(ops, "INSERT") {
 			ops = append(ops, "INSERT")
+		}
+		return ops
+	}
+	if spec.TPCC {
+		for _, n := range tpcc.OpNames {
+			if !slices.Contains(ops, n) {
+				ops = append(ops, n)
+			}
 		}
 		return ops
 	}

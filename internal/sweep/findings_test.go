@@ -33,6 +33,13 @@ func TestOps(t *testing.T) {
 	if want := []string{"READ", "UPDATE", "INSERT", "SCAN"}; !slices.Equal(ops, want) {
 		t.Errorf("run: %v, want %v", ops, want)
 	}
+	// TPC-C's run issues its five transactions, whatever CoreWorkload's
+	// proportions say.
+	tpccSpec := spec(0.95, 0.05)
+	tpccSpec.TPCC = true
+	if got := Ops(nil, "run", tpccSpec); !slices.Equal(got, []string{"NewOrder", "Payment", "OrderStatus", "Delivery", "StockLevel"}) {
+		t.Errorf("tpcc run: %v", got)
+	}
 }
 
 // TestBeyondKnee: the knee's sentence names what limited the point past

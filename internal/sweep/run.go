@@ -327,8 +327,9 @@ func (s *Sweep) runPoint(ctx context.Context, p *Point) (PointResult, error) {
 		}
 		// Before every trial: with Reload each one loads afresh, so that
 		// the trials of a point measure the same thing; otherwise only
-		// the first trial of a point may need a load.
-		if s.plan.Command == "run" {
+		// the first trial of a point may need a load. TPC-C's run phase
+		// loads its own data, into an empty server (bench.prepareTPCC).
+		if s.plan.Command == "run" && p.Settings.TPCC == nil {
 			if err := s.step(ctx, func(ctx context.Context) error { return s.prepareData(ctx, p, url, trial, total) }); err != nil {
 				return pr, err
 			}

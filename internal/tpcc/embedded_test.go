@@ -15,6 +15,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/embedded/embeddedtest"
 	"github.com/mongobench/mongobench/internal/partition"
+	"github.com/mongobench/mongobench/internal/results"
 )
 
 // The loader, the non-transactional mode and the checks run against the
@@ -112,49 +113,82 @@ func TestLoadRunCheck(t *testing.T) {
 	ordersBefore, historyBefore, newOrdersBefore := countDocs(t, db, CollOrders), countDocs(t, db, CollHistory), countDocs(t, db, CollNewOrder)
 
 	began := time.Now()
-	exec := NewExecutor(client, name, testScale, opts, 7)
-	rec := NewHDRRecorder()
-	// Long enough that every type is drawn at this seed (checked below).
-	const n = 60
-	st, err := Run(context.Background(), exec, RunConfig{Scale: testScale, Workers: 1, Count: n, LoadSeed: 42, Seed: 7}, rec)
+	ph, err := NewPhaseRunner(client, name, PhaseSettings{Scale: testScale, LoadSeed: 42, Options: opts, Check: true}, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := rec.Summary()
-	for _, ts := range sum.Types {
-		t.Logf("%v: %d, p50 %v, max %v", ts.Type, ts.Count, ts.P50, ts.Max)
+	exec := ph.exec
+	// Long enough that every type is drawn at this seed (checked below).
+	const n = 60
+	rec := runPhase(t, ph, 1, n, 7)
+	if len(rec.errs) > 0 {
+		t.Fatalf("a transaction failed: %v", rec.errs[0])
 	}
-	if st.FirstError != nil {
-		t.Fatalf("a transaction failed: %v", st.FirstError)
+	if rec.total() != n || rec.parts != 0 {
+		t.Errorf("recorded %d transactions and %d parts, want %d and none", rec.total(), rec.parts, n)
 	}
-	total := int64(0)
-	for _, ts := range sum.Types {
-		total += ts.Count
-		if ts.Failed != 0 {
-			t.Errorf("%v: %d failed", ts.Type, ts.Failed)
-		}
-		if ts.Count == 0 {
-			t.Errorf("%v never ran", ts.Type)
+	for ty := range NumTypes {
+		if rec.ok[OpNames[ty]] == 0 {
+			t.Errorf("%s never ran", OpNames[ty])
 		}
 	}
-	if total != n || st.Transactions != n {
-		t.Errorf("recorded %d transactions, run says %d, want %d", total, st.Transactions, n)
+	// A rolled-back NewOrder is recorded OK; it enters no order.
+	rolledBack := exec.Counts(NewOrder).Rollbacks
+	committed := rec.ok["NewOrder"] - rolledBack
+	if got := countDocs(t, db, CollOrders) - ordersBefore; got != committed {
+		t.Errorf("%d orders entered, the run counts %d committed NewOrders", got, committed)
 	}
-	no := sum.Types[NewOrder]
-	if got := countDocs(t, db, CollOrders) - ordersBefore; got != no.OK {
-		t.Errorf("%d orders entered, the recorder counts %d committed NewOrders", got, no.OK)
-	}
-	if got := countDocs(t, db, CollHistory) - historyBefore; got != sum.Types[Payment].OK {
-		t.Errorf("%d payments in HISTORY, the recorder counts %d", got, sum.Types[Payment].OK)
+	if got := countDocs(t, db, CollHistory) - historyBefore; got != rec.ok["Payment"] {
+		t.Errorf("%d payments in HISTORY, the run counts %d", got, rec.ok["Payment"])
 	}
 	// Each Delivery takes one new order from each district: all have
 	// some left at this length of run.
-	delivered := newOrdersBefore + no.OK - countDocs(t, db, CollNewOrder)
-	if want := sum.Types[Delivery].OK * DistrictsPerWarehouse; delivered != want {
+	delivered := newOrdersBefore + committed - countDocs(t, db, CollNewOrder)
+	if want := rec.ok["Delivery"] * DistrictsPerWarehouse; delivered != want {
 		t.Errorf("%d new orders delivered, want %d (10 per Delivery)", delivered, want)
 	}
-	if c := exec.Counts(NewOrder); c.Rollbacks != no.Rollbacks {
-		t.Errorf("executor counts %d rollbacks, recorder %d", c.Rollbacks, no.Rollbacks)
+	// Finish: tpmC from the results' NewOrders, the counts, the check.
+	res := &results.Results{RuntimeMs: 30000, Status: map[string]map[string]int64{"NewOrder": {"OK": rec.ok["NewOrder"]}}}
+	if err := ph.Finish(context.Background(), res); err != nil {
+		t.Fatal(err)
+	}
+	sec := res.Extra.TPCC
+	if want := float64(committed) * 2; sec.TpmC != want {
+		t.Errorf("tpmC %v, want %v (%d committed in 30 s)", sec.TpmC, want, committed)
+	}
+	if len(sec.Transactions) != int(NumTypes) || sec.Transactions[NewOrder].RolledBack != rolledBack || sec.Warehouses != 2 || sec.Standard {
+		t.Errorf("section %+v", sec)
+	}
+	if len(sec.Check) != 4 {
+		t.Errorf("check %+v, want 4 conditions", sec.Check)
+	}
+	for _, c := range sec.Check {
+		if c.Failed != 0 || c.Checked == 0 {
+			t.Errorf("condition %d after the run: %+v", c.Number, c)
+		}
+	}
+	// A broken condition is a CheckError, with the section complete.
+	if _, err := db.Collection(CollWarehouse).UpdateOne(context.Background(), bson.D{{Key: "W_ID", Value: 2}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "W_YTD", Value: 5.0}}}}); err != nil {
+		t.Fatal(err)
+	}
+	res = &results.Results{RuntimeMs: 1}
+	var ce *CheckError
+	if err := ph.Finish(context.Background(), res); !errors.As(err, &ce) || !slices.Equal(ce.Broken, []int{1}) || res.Extra.TPCC.Check[0].Failed != 1 {
+		t.Errorf("after W_YTD changed: %v, %+v", err, res.Extra.TPCC)
+	}
+	if _, err := db.Collection(CollWarehouse).UpdateOne(context.Background(), bson.D{{Key: "W_ID", Value: 2}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "W_YTD", Value: -5.0}}}}); err != nil {
+		t.Fatal(err)
+	}
+	// A run told not to check, or cut short, is not checked.
+	for _, tc := range []struct {
+		check, partial bool
+	}{{false, false}, {true, true}} {
+		p := *ph
+		p.settings.Check = tc.check
+		res = &results.Results{RuntimeMs: 1, Partial: tc.partial}
+		if err := p.Finish(context.Background(), res); err != nil || res.Extra.TPCC.Check != nil {
+			t.Errorf("check %v partial %v: %v, %+v", tc.check, tc.partial, err, res.Extra.TPCC.Check)
+		}
 	}
 	t.Logf("ran in %v", time.Since(began).Round(time.Millisecond))
 	checkAll(t, db, false, "after the run")
@@ -317,4 +351,29 @@ func TestPartitionedLoadEqualsWhole(t *testing.T) {
 			t.Errorf("%s: the whole load wrote %d documents, the two parts %d, not the same", coll, len(a), len(b))
 		}
 	}
+}
+
+// TestCutShortRunsOn: without transactions, a transaction whose phase
+// has ended (its context cancelled) runs on to its end rather than leave
+// its district half-written, so the conditions still hold.
+func TestCutShortRunsOn(t *testing.T) {
+	client, name := embeddedDB(t)
+	loadForTest(t, client, name, false)
+	opts := DefaultOptions()
+	opts.NoTransactions, opts.LinePaths = true, true
+	ph, err := NewPhaseRunner(client, name, PhaseSettings{Scale: testScale, LoadSeed: 42, Options: opts}, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rec := newOpRecorder()
+	w := ph.NewWorker(0, 9)
+	for slot := range 6 {
+		w.Do(ctx, int64(slot), rec)
+	}
+	if len(rec.errs) > 0 || rec.total() != 6 {
+		t.Fatalf("%d recorded, errors %v; want 6 that ran to their end", rec.total(), rec.errs)
+	}
+	checkAll(t, client.Database(name), false, "after transactions ran past their phase's end")
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
@@ -17,27 +16,79 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-// Settings are what a tpcc command's -p properties resolve to.
+// Settings are what the -p properties of tpcc load and tpcc check
+// resolve to.
 type Settings struct {
 	URL, Database string
 	Scale         Scale
-	Seed, RunSeed uint64
-	Threads       int
-	Duration      time.Duration
-	Count         int64
-	Options       Options
+	// Seed is the data's.
+	Seed    uint64
+	Threads int
+	Options Options
 	// LinePathsSet says tpcc.linepaths was given; without it the
 	// command chooses by the server.
-	LinePathsSet, Check bool
-	Part                partition.Part
-	Range               WarehouseRange
+	LinePathsSet bool
+	Part         partition.Part
+	Range        WarehouseRange
 }
 
-// Known are the properties a tpcc command takes.
-var Known = []string{"mongodb.url", "warehouses", "items", "customers", "seed", "runseed", "threadcount",
-	"maxexecutiontime", "operationcount", "tpcc.transactions", "tpcc.normalized", "tpcc.findandmodify",
-	"tpcc.batchwrites", "tpcc.deliveryperdistrict", "tpcc.causal", "tpcc.writeconcern", "tpcc.readconcern",
-	"tpcc.readpreference", "tpcc.maxattempts", "tpcc.linepaths", "tpcc.check"}
+// Known are the properties tpcc load and tpcc check take.
+var Known = []string{"mongodb.url", "warehouses", "items", "customers", "seed", "threadcount",
+	"tpcc.normalized", "tpcc.linepaths"}
+
+// PhaseProperties are the properties of a TPC-C run phase (workload=tpcc)
+// beyond those of any run (the URL, threads, target, length, seed):
+// the scale, the data's seed and the transactions' options.
+var PhaseProperties = []string{"warehouses", "items", "customers", "tpcc.loadseed", "tpcc.transactions",
+	"tpcc.normalized", "tpcc.findandmodify", "tpcc.batchwrites", "tpcc.deliveryperdistrict", "tpcc.causal",
+	"tpcc.writeconcern", "tpcc.readconcern", "tpcc.readpreference", "tpcc.maxattempts", "tpcc.linepaths", "tpcc.check"}
+
+// PhaseSettings are a TPC-C run phase's settings.
+type PhaseSettings struct {
+	Scale Scale
+	// LoadSeed is the seed the data was loaded with, which NURand's run
+	// constants are drawn against (clause 2.1.6.1).
+	LoadSeed uint64
+	Options  Options
+	// LinePathsSet says tpcc.linepaths was given; without it the phase
+	// chooses by the server.
+	LinePathsSet bool
+	// Check runs the consistency check after the run.
+	Check bool
+	// Range is the warehouses the terminals draw from; the zero value is
+	// all.
+	Range WarehouseRange
+}
+
+// ResolvePhase reads a TPC-C run phase's properties through get (a
+// property's value and whether it was given). Every error names the
+// property and what is accepted.
+func ResolvePhase(get func(name string) (string, bool)) (*PhaseSettings, error) {
+	p := map[string]string{}
+	for _, k := range PhaseProperties {
+		if v, ok := get(k); ok {
+			p[k] = v
+		}
+	}
+	var s Settings
+	s.Options = DefaultOptions()
+	if err := s.readProps(p); err != nil {
+		return nil, err
+	}
+	r := &propReader{p: p}
+	ps := &PhaseSettings{Scale: s.Scale, LoadSeed: uint64(r.num("tpcc.loadseed", 0, 0, 1<<62)), Options: s.Options,
+		LinePathsSet: s.LinePathsSet, Check: r.flag("tpcc.check", true)}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := ps.Scale.Validate(); err != nil {
+		return nil, err
+	}
+	if err := resolveConcerns(p, &ps.Options); err != nil {
+		return nil, err
+	}
+	return ps, nil
+}
 
 // ResolveSettings reads the -p NAME=VALUE properties and the --part of a
 // tpcc command. Every error is in what was given, and names it and what
@@ -47,7 +98,7 @@ func ResolveSettings(props []string, part string, getenv func(string) string) (*
 	if err != nil {
 		return nil, err
 	}
-	s := &Settings{Options: DefaultOptions(), Check: true}
+	s := &Settings{Options: DefaultOptions()}
 	if err := s.readProps(p); err != nil {
 		return nil, err
 	}
@@ -124,10 +175,7 @@ func (s *Settings) readProps(p map[string]string) error {
 		Customers:  int(r.num("customers", DefaultCustomers, 10, DefaultCustomers)),
 	}
 	s.Seed = uint64(r.num("seed", 0, 0, 1<<62))
-	s.RunSeed = uint64(r.num("runseed", 1, 0, 1<<62))
 	s.Threads = int(r.num("threadcount", 1, 1, 10000))
-	s.Duration = time.Duration(r.num("maxexecutiontime", 60, 1, 365*24*3600)) * time.Second
-	s.Count = r.num("operationcount", 0, 0, 1<<62)
 	s.Options.NoTransactions = !r.flag("tpcc.transactions", true)
 	s.Options.Normalized = r.flag("tpcc.normalized", false)
 	s.Options.FindAndModify = r.flag("tpcc.findandmodify", true)
@@ -137,7 +185,6 @@ func (s *Settings) readProps(p map[string]string) error {
 	s.Options.Retry.MaxAttempts = int(r.num("tpcc.maxattempts", 10, 1, 1000))
 	_, s.LinePathsSet = p["tpcc.linepaths"]
 	s.Options.LinePaths = r.flag("tpcc.linepaths", false)
-	s.Check = r.flag("tpcc.check", true)
 	return r.err
 }
 
@@ -190,11 +237,17 @@ func (s *Settings) resolveTarget(p map[string]string, getenv func(string) string
 			return fmt.Errorf("%v", e)
 		}
 	}
-	s.Database = "tpcc"
-	if s.URL != "" {
-		if db := mongodb.DatabaseFromURL(s.URL); db != mongodb.DefaultDatabase || strings.Contains(s.URL, "/"+mongodb.DefaultDatabase) {
-			s.Database = db
+	s.Database = DatabaseOf(s.URL)
+	return nil
+}
+
+// DatabaseOf is the database TPC-C's collections live in at url: tpcc,
+// unless the URL names one.
+func DatabaseOf(url string) string {
+	if url != "" {
+		if db := mongodb.DatabaseFromURL(url); db != mongodb.DefaultDatabase || strings.Contains(url, "/"+mongodb.DefaultDatabase) {
+			return db
 		}
 	}
-	return nil
+	return "tpcc"
 }

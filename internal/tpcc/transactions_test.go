@@ -375,36 +375,18 @@ func TestBackoff(t *testing.T) {
 }
 
 // TestRunTransactional runs the mix on several workers in transactions
-// against the fake: every transaction ends, is recorded once, and the
-// counts of the recorder, the runner and the executor agree.
+// against the fake: every transaction ends, is recorded once, and none
+// fails.
 func TestRunTransactional(t *testing.T) {
 	h := newHarness(t, DefaultOptions(), nil)
 	scale := Scale{Warehouses: 4, Items: fakeItems, Customers: DefaultCustomers}
-	for _, cfg := range []RunConfig{
-		{Scale: scale, Workers: 4, Count: 300, LoadSeed: 1, Seed: 2},
-		// A duration: whatever it allows, what ran is recorded once.
-		{Scale: scale, Workers: 3, Duration: 50 * time.Millisecond, LoadSeed: 1, Seed: 3},
-	} {
-		rec := NewHDRRecorder()
-		before := h.exec.Counts(NewOrder).Rollbacks
-		st, err := Run(context.Background(), h.exec, cfg, rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.FirstError != nil {
-			t.Fatalf("a transaction failed: %v", st.FirstError)
-		}
-		sum := rec.Summary()
-		var total int64
-		for _, ts := range sum.Types {
-			total += ts.Count
-		}
-		if total != st.Transactions || (cfg.Count > 0 && total != cfg.Count) {
-			t.Errorf("recorded %d, run says %d, asked for %d", total, st.Transactions, cfg.Count)
-		}
-		if got := h.exec.Counts(NewOrder).Rollbacks - before; got != sum.Types[NewOrder].Rollbacks {
-			t.Errorf("executor counts %d rollbacks, recorder %d", got, sum.Types[NewOrder].Rollbacks)
-		}
+	p := testPhase(t, h.exec, PhaseSettings{Scale: scale, LoadSeed: 1, Options: DefaultOptions()})
+	rec := runPhase(t, p, 4, 75, 2)
+	if len(rec.errs) > 0 {
+		t.Fatalf("a transaction failed: %v", rec.errs[0])
+	}
+	if rec.total() != 300 {
+		t.Errorf("recorded %d, want 300", rec.total())
 	}
 	var starts, commits, aborts int
 	for _, c := range h.proxy.Commands() {
@@ -420,16 +402,5 @@ func TestRunTransactional(t *testing.T) {
 	}
 	if starts == 0 || starts != commits+aborts {
 		t.Errorf("%d transactions started, %d committed, %d aborted", starts, commits, aborts)
-	}
-}
-
-func TestRunRefusesBadConfig(t *testing.T) {
-	for _, cfg := range []RunConfig{
-		{Scale: testScale, Workers: 0, Count: 1},
-		{Scale: testScale, Workers: 1},
-	} {
-		if _, err := Run(context.Background(), nil, cfg, NewHDRRecorder()); err == nil {
-			t.Errorf("%+v: no error", cfg)
-		}
 	}
 }

@@ -1,8 +1,6 @@
 package tpcc
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -184,40 +182,5 @@ func TestMix(t *testing.T) {
 	}
 	if share := float64(remote) / float64(orders*10); math.Abs(share-0.01) > 0.002 {
 		t.Errorf("%.4f of order lines remote, want about 0.01", share)
-	}
-}
-
-func TestHDRRecorder(t *testing.T) {
-	r := NewHDRRecorder()
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	// Six NewOrders committed, one rolled back, over two minutes.
-	for i := range 6 {
-		s := t0.Add(time.Duration(i) * 20 * time.Second)
-		r.Record(NewOrder, s, s.Add(time.Duration(i+1)*time.Millisecond), nil)
-	}
-	r.Record(NewOrder, t0.Add(time.Minute), t0.Add(time.Minute+10*time.Millisecond), fmt.Errorf("wrapped: %w", ErrRollback))
-	r.Record(Payment, t0.Add(90*time.Second), t0.Add(2*time.Minute), errors.New("boom"))
-	s := r.Summary()
-	if s.Elapsed != 2*time.Minute {
-		t.Fatalf("elapsed %v, want 2m", s.Elapsed)
-	}
-	if s.TpmC != 3 {
-		t.Errorf("tpmC %v, want 3 (6 committed NewOrders in 2 minutes)", s.TpmC)
-	}
-	if want := 8.0 / 120; math.Abs(s.Throughput-want) > 1e-12 {
-		t.Errorf("throughput %v, want %v", s.Throughput, want)
-	}
-	no := s.Types[NewOrder]
-	if no.OK != 6 || no.Rollbacks != 1 || no.Failed != 0 || no.Count != 7 {
-		t.Errorf("NewOrder %+v", no)
-	}
-	// The histogram keeps 3 significant digits: a value comes back
-	// within 0.1% of what was recorded.
-	near := func(got, want time.Duration) bool { return math.Abs(float64(got-want)) <= 0.001*float64(want) }
-	if !near(no.P50, 4*time.Millisecond) || !near(no.Max, 10*time.Millisecond) || !near(no.P99, 10*time.Millisecond) {
-		t.Errorf("NewOrder p50 %v p99 %v max %v, want 4ms 10ms 10ms", no.P50, no.P99, no.Max)
-	}
-	if p := s.Types[Payment]; p.Failed != 1 || p.Count != 1 || !near(p.P50, 30*time.Second) {
-		t.Errorf("Payment %+v", p)
 	}
 }

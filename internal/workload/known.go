@@ -16,7 +16,7 @@ type Known struct {
 // KnownProperties lists every property mongobench reads.
 var KnownProperties = []Known{
 	// CoreWorkload.
-	{"workload", "site.ycsb.workloads.CoreWorkload", "workload class; only CoreWorkload is implemented"},
+	{"workload", "site.ycsb.workloads.CoreWorkload", "workload class: CoreWorkload, or tpcc for TPC-C's run phase (mongobench tpcc run)"},
 	{"recordcount", "", "records in the data set (required for load, > 0)"},
 	{"operationcount", "0", "operations in the run phase; 0 means until maxexecutiontime"},
 	{"table", "usertable", "collection name"},
@@ -81,6 +81,23 @@ var KnownProperties = []Known{
 	{"mongodb.connecttimeout", "10", "seconds to wait for the server at start-up"},
 	{"mongodb.shardkey", "", "shard the collection through a mongos before a load (check it before a run): _id:hashed, field0:1,_id:1, ..."},
 	{"mongodb.shardkey.chunks", "", "numInitialChunks: chunks a hashed shard key starts with (default: the server's)"},
+	// TPC-C (workload=tpcc; see docs/explanation/tpcc.md).
+	{"warehouses", "1", "TPC-C: the scale, in warehouses"},
+	{"items", "100000", "TPC-C: items, and stock records per warehouse (smaller than 100000 only for trials)"},
+	{"customers", "3000", "TPC-C: customers per district (smaller than 3000 only for trials)"},
+	{"tpcc.loadseed", "0", "TPC-C: the seed the data was loaded with (tpcc load's seed), for NURand's run constants"},
+	{"tpcc.transactions", "true", "TPC-C: NewOrder, Payment, OrderStatus and Delivery in multi-document transactions (false: statement by statement)"},
+	{"tpcc.normalized", "false", "TPC-C: order lines in ORDER_LINE instead of embedded in their order"},
+	{"tpcc.findandmodify", "true", "TPC-C: findAndModify where py-tpcc uses it (false: find then update)"},
+	{"tpcc.batchwrites", "true", "TPC-C: a NewOrder's stock updates in one bulk write (false: one update per line)"},
+	{"tpcc.deliveryperdistrict", "false", "TPC-C: a Delivery as ten transactions, one per district"},
+	{"tpcc.causal", "false", "TPC-C: causally consistent sessions"},
+	{"tpcc.writeconcern", "", "TPC-C: the transactions' write concern: majority or a number (default: the server's)"},
+	{"tpcc.readconcern", "", "TPC-C: the transactions' read concern: local|majority|snapshot|linearizable|available (default: the server's)"},
+	{"tpcc.readpreference", "", "TPC-C: the transactions' read preference (default: primary)"},
+	{"tpcc.maxattempts", "10", "TPC-C: runs of a transaction on TransientTransactionError, and commits on UnknownTransactionCommitResult"},
+	{"tpcc.linepaths", "", "TPC-C: set delivered order lines by index instead of ORDER_LINE.$[] (default: true on the embedded server only)"},
+	{"tpcc.check", "true", "TPC-C: check consistency conditions 1-4 after the run (tpcc run --no-check sets it false)"},
 }
 
 // IgnoredProperties are YCSB properties that make no sense for this tool

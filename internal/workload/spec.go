@@ -30,6 +30,9 @@ const (
 // Spec is a workload with every property parsed, validated and defaulted.
 type Spec struct {
 	Transactions bool // run phase (true) or load phase (false)
+	// TPCC says the phase runs TPC-C's transactions (workload=tpcc), not
+	// CoreWorkload's operations.
+	TPCC bool
 
 	Table          string
 	RecordCount    int64
@@ -141,10 +144,10 @@ type Warning string
 // phase. Errors name the property, its value and what is accepted.
 func Resolve(p *Properties, transactions bool) (*Spec, []Warning, error) {
 	r := resolver{p: p}
-	s := &Spec{Transactions: transactions}
+	s := &Spec{Transactions: transactions, TPCC: IsTPCC(p)}
 	warnings := unknownProperties(p)
-	if w, ok := p.Get("workload"); ok && !isCoreWorkload(w) {
-		return nil, nil, fmt.Errorf("workload=%q: only CoreWorkload (site.ycsb.workloads.CoreWorkload) is implemented", w)
+	if w, ok := p.Get("workload"); ok && !isCoreWorkload(w) && !IsTPCC(p) {
+		return nil, nil, fmt.Errorf("workload=%q: accepted: CoreWorkload (site.ycsb.workloads.CoreWorkload), or tpcc", w)
 	}
 	r.data(s)
 	warnings = append(warnings, r.mix(s, transactions)...)
@@ -183,11 +186,20 @@ func unknownProperties(p *Properties) []Warning {
 // fields.
 func (r *resolver) data(s *Spec) {
 	s.Table = r.str("table")
+	if IsTPCC(r.p) && !r.has("table") {
+		// The collection whose size the summary reports: a TPC-C run's
+		// NewOrders grow it.
+		s.Table = "ORDERS"
+	}
 	if s.Table == "" {
 		r.fail("table", "", "a collection name")
 	}
 	s.RecordCount = r.int64("recordcount", 0, math.MaxInt64)
-	if !r.has("recordcount") || s.RecordCount == 0 {
+	if IsTPCC(r.p) && !r.has("recordcount") {
+		// TPC-C's data is its warehouses, which tpcc load writes; the
+		// CoreWorkload's keys go unused.
+		s.RecordCount = 1
+	} else if !r.has("recordcount") || s.RecordCount == 0 {
 		r.fail("recordcount", r.raw("recordcount"), "a whole number > 0 (the number of records loaded)")
 	}
 	s.OperationCount = r.int64("operationcount", 0, math.MaxInt64)
@@ -327,6 +339,13 @@ func (r *resolver) client(s *Spec) []Warning {
 	}
 
 	return warnings
+}
+
+// IsTPCC reports whether p's phase is TPC-C's (workload=tpcc), whose
+// operations are the five transactions rather than CoreWorkload's.
+func IsTPCC(p *Properties) bool {
+	w, _ := p.Get("workload")
+	return strings.TrimSpace(w) == "tpcc"
 }
 
 func isCoreWorkload(w string) bool {

@@ -203,7 +203,7 @@ func TestResolveErrors(t *testing.T) {
 		{"bool", []string{"recordcount", "1", "operationcount", "1", "readallfields", "yes"}, `readallfields="yes" is invalid: expected true or false`},
 		{"unbounded run", []string{"recordcount", "1"}, "operationcount=0 means no limit"},
 		{"percentiles", []string{"recordcount", "1", "operationcount", "1", "hdrhistogram.percentiles", "50,abc"}, `hdrhistogram.percentiles="50,abc" is invalid`},
-		{"workload class", []string{"recordcount", "1", "operationcount", "1", "workload", "site.ycsb.workloads.TimeSeriesWorkload"}, "only CoreWorkload"},
+		{"workload class", []string{"recordcount", "1", "operationcount", "1", "workload", "site.ycsb.workloads.TimeSeriesWorkload"}, "accepted: CoreWorkload (site.ycsb.workloads.CoreWorkload), or tpcc"},
 		{"dataintegrity", []string{"recordcount", "1", "operationcount", "1", "dataintegrity", "true", "fieldlengthdistribution", "uniform"}, "dataintegrity=true needs fieldlengthdistribution=constant"},
 		{"scan lengths", []string{"recordcount", "1", "operationcount", "1", "minscanlength", "10", "maxscanlength", "5"}, "minscanlength=10 is greater than maxscanlength=5"},
 	}
