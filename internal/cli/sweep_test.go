@@ -111,7 +111,10 @@ func TestSweep(t *testing.T) {
 		}
 	}
 	knees := kneeLines(r.stdout)
-	if len(knees) != 1 || !(strings.HasPrefix(knees[0], "knee: throughput stops rising ") || strings.HasPrefix(knees[0], "no knee: ")) {
+	// Whether this machine's throughput has a knee among 1, 2 and 4 threads
+	// depends on how busy it is; the test asks for one line in one of the
+	// knee's wordings, whichever the trials backed.
+	if len(knees) != 1 || !(strings.HasPrefix(knees[0], "knee: throughput stops rising ") || strings.HasPrefix(knees[0], "knee: throughput does not rise beyond ") || strings.HasPrefix(knees[0], "no knee: ")) {
 		t.Errorf("after the table: %q, want one knee line", knees)
 	}
 
