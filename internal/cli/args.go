@@ -127,7 +127,7 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 			a.help = true
 			return a, nil
 		}
-		if fs.valueErr != nil {
+		if fs.ValueErr() != nil {
 			return nil, err
 		}
 		return nil, flagError(err, defs)

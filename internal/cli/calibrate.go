@@ -82,7 +82,7 @@ func parseCalibrateArgs(args []string) (*calibrateArgs, error) {
 			a.help = true
 			return a, nil
 		}
-		if fs.valueErr != nil {
+		if fs.ValueErr() != nil {
 			return nil, err
 		}
 		msg := err.Error()

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/cmdflag"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/threshold"
@@ -125,44 +125,11 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	var reload, noReload bool
 	own := sweepFlags(o, &reload, &noReload)
 	defs := append(own, helpFlag(&o.help))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			o.bench = append(o.bench, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") {
-			o.bench = append(o.bench, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		d, ok := lookup(defs, name)
-		if !ok {
-			o.bench = append(o.bench, a)
-			continue
-		}
-		if d.arg != "" && !hasValue {
-			if i+1 >= len(args) {
-				return nil, badInputf("sweep: flag --%s needs a value", name)
-			}
-			i++
-			value = args[i]
-		}
-		if d.arg == "" {
-			on := true
-			if hasValue {
-				b, err := strconv.ParseBool(value)
-				if err != nil {
-					return nil, badInputf("sweep: --%s=%s is invalid: expected true or false", name, value)
-				}
-				on = b
-			}
-			value = strconv.FormatBool(on)
-		}
-		if err := d.value.Set(value); err != nil {
-			return nil, badInputf("sweep: %w", err)
-		}
+	rest, err := cmdflag.Extract(defsOf(defs), args)
+	if err != nil {
+		return nil, badInputf("sweep: %w", err)
 	}
+	o.bench = rest
 	if o.help {
 		return o, nil
 	}
