@@ -12,6 +12,7 @@ import (
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/export"
 	"github.com/mongobench/mongobench/internal/partition"
+	"github.com/mongobench/mongobench/internal/progress"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
@@ -285,17 +286,9 @@ func keepResults(ctx context.Context, env Env, out string, runStore *store.Store
 	return nil
 }
 
-// displaySinks show a phase as it goes: on a terminal the progress
-// display, else with -s the status lines.
+// displaySinks show a phase as it goes (package progress).
 func displaySinks(env Env, status bool) []bench.Sink {
-	var sinks []bench.Sink
-	switch {
-	case env.StderrIsTerminal:
-		sinks = append(sinks, newProgressSink(env.Stderr))
-	case status:
-		sinks = append(sinks, bench.NewStatusLines(env.Stderr))
-	}
-	return sinks
+	return progress.Sinks(env.Stderr, env.StderrIsTerminal, status)
 }
 
 // preloadInterrupted says how far a preload got when a signal stopped it.

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/mongobench/mongobench/internal/printable"
+	"github.com/mongobench/mongobench/internal/progress"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -128,7 +129,7 @@ func RunProcess(args []string) int {
 		Stderr:           os.Stderr,
 		Getenv:           os.Getenv,
 		Interrupt:        interrupt,
-		StderrIsTerminal: isTerminalFile(os.Stderr),
+		StderrIsTerminal: progress.IsTerminal(os.Stderr),
 	})
 }
 
