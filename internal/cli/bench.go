@@ -11,6 +11,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/progress"
 	"github.com/mongobench/mongobench/internal/redact"
@@ -221,7 +222,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	// Every output is written whatever became of the others: a results
 	// file that cannot be written must not cost the run its place in the
 	// store, nor the store the results file.
-	outs := outputs{failed: out.SinkErrors}
+	outs := outputs{output.Tally{Failed: out.SinkErrors}}
 	writeSummary(env, cfg, done, &outs)
 	if line := out.ScheduleNote(spec.PeakTarget()); line != "" {
 		fmt.Fprintf(env.Stderr, "mongobench: %s\n", line)
@@ -229,9 +230,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err := keepResults(ctx, env, cfg.args.out, runStore, done, &outs); err != nil {
 		return err
 	}
-	if journal != "" && !outs.journalFailed(journal) {
+	if journal != "" && !outs.JournalFailed(journal) {
 		if _, err := os.Stat(journal); err == nil {
-			outs.kept = append(outs.kept, "the journal "+journal)
+			outs.Keep("the journal " + journal)
 		}
 	}
 	failure := outs.report(env.Stderr)
@@ -266,9 +267,9 @@ func writeSummary(env Env, cfg *benchConfig, done *bench.Executed, outs *outputs
 		summaryErr = err
 	}
 	if summaryErr != nil {
-		outs.fail(summaryErr)
+		outs.Fail(summaryErr)
 	} else {
-		outs.kept = append(outs.kept, summary.what())
+		outs.Keep(summary.what())
 	}
 }
 

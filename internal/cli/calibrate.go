@@ -195,15 +195,15 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 	// other.
 	var outs outputs
 	if err := calibrate.WriteReport(env.Stdout, rep); err != nil {
-		outs.fail(fmt.Errorf("the report on standard output: %w", err))
+		outs.Fail(fmt.Errorf("the report on standard output: %w", err))
 	} else {
-		outs.kept = append(outs.kept, "the report")
+		outs.Keep("the report")
 	}
 	if a.jsonPath != "" {
 		if err := writeCalibrateJSON(a.jsonPath, rep); err != nil {
-			outs.fail(err)
+			outs.Fail(err)
 		} else {
-			outs.kept = append(outs.kept, a.jsonPath)
+			outs.Keep(a.jsonPath)
 		}
 	}
 	if err := outs.report(env.Stderr); err != nil {
