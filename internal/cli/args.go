@@ -98,7 +98,7 @@ func benchFlags(a *benchArgs) []flagDef {
 		thresholdFlag(&a.thresholds),
 		textFlag("metrics-addr", "HOST:PORT", "serve Prometheus metrics at http://HOST:PORT/metrics while the phase\nruns (:9100 on every interface; port 0 picks a free one, said on stderr)", true, &a.metricsAddr),
 	}
-	defs = append(defs, a.parts.defs()...)
+	defs = append(defs, fromDefs(a.parts.Flags())...)
 	defs = append(defs, a.store.defs("record the run in this results store (default mongobench.db,\nor $MONGOBENCH_STORE)", "record nothing")...)
 	return append(defs, helpFlag(&a.help))
 }

@@ -114,7 +114,7 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 	}{
 		{a.out != "", "--out"}, {a.dataDir != "", "--data-dir"}, {a.metricsAddr != "", "--metrics-addr"},
 		{a.store.path != "" || a.store.disabled, "--store and --no-store"}, {a.help, "-h"},
-		{a.parts.part != "" || a.parts.parts != 0, "the part (--part, --parts)"}, {a.parts.runID != "", "--run-id"},
+		{a.parts.Part != "" || a.parts.Parts != 0, "the part (--part, --parts)"}, {a.parts.RunID != "", "--run-id"},
 	} {
 		if f.set {
 			return badInputf("k8s: %s: %s is set for each pod by k8s (its part, the run id, results to the claim, no store, metrics on --metrics-port): leave it out", command, f.flag)
