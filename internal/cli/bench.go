@@ -17,6 +17,7 @@ import (
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // stopGrace bounds how long operations in flight may run on after a stop
@@ -208,12 +209,12 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 	}
 	exec.Target = target
-	live := watchThresholds(cfg.args.thresholds, &exec)
+	live := threshold.Watch(cfg.args.thresholds, &exec)
 	done, err := bench.Execute(ctx, exec)
 	if err != nil {
 		return prepareError(err, env, cfg.args.dataDir, interrupt)
 	}
-	if err := judgeThresholds(cfg.args.thresholds, done.Results, live); err != nil {
+	if err := threshold.Record(cfg.args.thresholds, done.Results, live); err != nil {
 		return err
 	}
 	// The results are built whether or not they are kept: the summary
