@@ -4,12 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/cmdflag"
 	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/threshold"
@@ -52,24 +50,11 @@ func setting(key string, dest *[]kv) func(string) error {
 
 // property parses -p name=value into dest.
 func property(dest *[]kv) func(string) error {
-	return func(v string) error {
-		key, value, ok := strings.Cut(v, "=")
-		key = strings.TrimSpace(key)
-		if !ok || key == "" {
-			return fmt.Errorf("-p %q: expected -p name=value", redact.Arg(v))
-		}
-		*dest = append(*dest, kv{key, value})
-		return nil
-	}
+	return cmdflag.Property(func(k, v string) { *dest = append(*dest, kv{k, v}) })
 }
 
 // file appends each -P to dest.
-func file(dest *[]string) func(string) error {
-	return func(v string) error {
-		*dest = append(*dest, v)
-		return nil
-	}
-}
+func file(dest *[]string) func(string) error { return cmdflag.Append(dest) }
 
 // benchFlags are load's and run's flags, bound to a. The YCSB ones come
 // first, with YCSB's single dash.
@@ -180,17 +165,5 @@ func (a *benchArgs) loadProperties() (*workload.Properties, error) {
 	return props, nil
 }
 
-// readWorkloadFile reads a -P file from disk, or one of the built-in
-// workloads when the name is workloada … workloadf or workload_s6 (alone or under
-// workloads/) and no such file exists, so YCSB's command lines work from
-// any directory.
-func readWorkloadFile(name string) (*workload.Properties, error) {
-	if _, err := os.Stat(name); err == nil {
-		return workload.ParseFile(name)
-	}
-	base := path.Base(strings.ReplaceAll(name, `\`, "/"))
-	if data, err := fs.ReadFile(workloads.Files, base); err == nil && (base == name || strings.TrimSuffix(name, base) == "workloads/") {
-		return workload.Parse(strings.NewReader(string(data)), base)
-	}
-	return nil, fmt.Errorf("cannot read workload file %s: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf, workload_s6)", name)
-}
+// readWorkloadFile reads a -P file, or a built-in workload.
+var readWorkloadFile = workloads.Read

@@ -12,6 +12,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/mongobench/mongobench/internal/redact"
 )
 
 // Def is one flag: what parses it, what help says of it and what error
@@ -320,4 +322,27 @@ func Extract(defs []Def, args []string) ([]string, error) {
 		}
 	}
 	return rest, nil
+}
+
+// Property is the Set of a -p NAME=VALUE flag: set is given each
+// property in command-line order.
+func Property(set func(key, value string)) func(string) error {
+	return func(v string) error {
+		key, value, ok := strings.Cut(v, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" {
+			return fmt.Errorf("-p %q: expected -p name=value", redact.Arg(v))
+		}
+		set(key, value)
+		return nil
+	}
+}
+
+// Append is the Set of a repeatable flag (-P): each value appended to
+// dest.
+func Append(dest *[]string) func(string) error {
+	return func(v string) error {
+		*dest = append(*dest, v)
+		return nil
+	}
 }

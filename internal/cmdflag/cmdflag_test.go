@@ -163,3 +163,32 @@ func TestMessageAndError(t *testing.T) {
 		t.Errorf("Refusal(ErrHelp) = %v, %v; want help", help, bad)
 	}
 }
+
+func TestPropertyAndAppend(t *testing.T) {
+	t.Parallel()
+	var got [][2]string
+	set := Property(func(k, v string) { got = append(got, [2]string{k, v}) })
+	for _, v := range []string{" a =1", "b==2", "c="} {
+		if err := set(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := [][2]string{{"a", "1"}, {"b", "=2"}, {"c", ""}}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("properties %q, want %q", got, want)
+	}
+	for _, v := range []string{"novalue", "=1", "mongodb.url"} {
+		if err := set(v); err == nil || !strings.HasSuffix(err.Error(), ": expected -p name=value") {
+			t.Errorf("%q: %v", v, err)
+		}
+	}
+	if err := set("mongodb://u:secret@h/"); err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("a password in the message: %v", err)
+	}
+	var files []string
+	add := Append(&files)
+	_ = add("a")
+	_ = add("b")
+	if strings.Join(files, ",") != "a,b" {
+		t.Errorf("appended %q", files)
+	}
+}
