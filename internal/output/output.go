@@ -173,3 +173,23 @@ func (t *Tally) Report(w io.Writer) error {
 	}
 	return fmt.Errorf("the run was measured, but %s could not be written (above); kept: %s", outputs, kept)
 }
+
+// CheckProperty says why a file cannot be written at path, the value of
+// property (exportfile), before the run rather than after it: its
+// directory is missing or not writable, or path is a directory.
+func CheckProperty(property, path string) error {
+	return checkPath(property, path, path, "a file in an existing directory")
+}
+
+// CheckPrefix is CheckProperty for a prefix of file names ("dir/run-"),
+// whose files are the prefix plus a name.
+func CheckPrefix(property, prefix string) error {
+	return checkPath(property, prefix, prefix+"x", "a prefix of file names in an existing directory, such as hdr/run-")
+}
+
+func checkPath(property, value, file, accepted string) error {
+	if err := outfile.Check(file); err != nil {
+		return fmt.Errorf("%s=%s: %v: expected %s", property, value, err, accepted)
+	}
+	return nil
+}

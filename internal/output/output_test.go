@@ -120,3 +120,30 @@ func TestTally(t *testing.T) {
 		t.Errorf("two failures: %v", err)
 	}
 }
+
+func TestCheckPropertyAndPrefix(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no")
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{CheckProperty("exportfile", filepath.Join(dir, "s.txt")), ""},
+		{CheckProperty("exportfile", filepath.Join(missing, "s.txt")), "exportfile=" + filepath.Join(missing, "s.txt") + ": "},
+		{CheckProperty("exportfile", dir), "exportfile=" + dir + ": "},
+		{CheckPrefix("hdrhistogram.output.path", filepath.Join(dir, "run-")), ""},
+		{CheckPrefix("hdrhistogram.output.path", missing+"/run-"), "hdrhistogram.output.path=" + missing + "/run-: "},
+	}
+	for i, tt := range tests {
+		switch {
+		case tt.want == "" && tt.err != nil:
+			t.Errorf("%d: %v", i, tt.err)
+		case tt.want != "" && (tt.err == nil || !strings.HasPrefix(tt.err.Error(), tt.want)):
+			t.Errorf("%d: %v, want one starting %q", i, tt.err, tt.want)
+		}
+	}
+	if err := CheckPrefix("p", missing+"/run-"); err == nil || !strings.HasSuffix(err.Error(), "expected a prefix of file names in an existing directory, such as hdr/run-") {
+		t.Errorf("prefix's accepted: %v", err)
+	}
+}
