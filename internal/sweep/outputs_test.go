@@ -32,7 +32,7 @@ func TestCheckOutputs(t *testing.T) {
 		store string
 		want  string
 	}{
-		{"fine", plan("exportfile="+filepath.Join(dir, "s.txt")), filepath.Join(dir, "m.db"), ""},
+		{"fine", plan("exportfile=" + filepath.Join(dir, "s.txt")), filepath.Join(dir, "m.db"), ""},
 		{"exporter", plan("exporter=bogus"), "", "sweep point threadcount=1: "},
 		{"exportfile over an input", plan("exportfile=" + input), "", "sweep point threadcount=1: exportfile " + input + " is the -P file"},
 		{"exportfile in no directory", plan("exportfile=" + filepath.Join(dir, "no", "s.txt")), "", "sweep point threadcount=1: exportfile=" + filepath.Join(dir, "no", "s.txt") + ": "},
