@@ -110,7 +110,9 @@ func prepareError(err error, env Env, dataDir string, interrupt *interruptWatch)
 	var stop *bench.Interrupted
 	if errors.As(err, &stop) {
 		if c := stop.Preload; c != nil {
-			preloadInterrupted(env, dataDir, c)
+			for _, l := range c.Lines(dataDir) {
+				fmt.Fprintf(env.Stderr, "mongobench: %s\n", l)
+			}
 		}
 		return exitError{interrupt.code(), fmt.Errorf("interrupted while %s: nothing was measured", stop.Step)}
 	}
@@ -192,21 +194,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		exec.DiskCeilings = func(ctx context.Context) []*results.DiskCeiling { return diskCeilings(ctx, env, runStore) }
 	}
 	if plan := cfg.plan; plan != nil {
-		// release ends the barrier's hold on this part's registration,
-		// which keeps another run under the same id out while this one
-		// measures.
-		var release func()
-		target.PhaseSeed = plan.Part.Seed
-		target.BeforePhase = func(ctx context.Context, p *bench.Prepared) (part *results.Part, err error) {
-			say := func(msg string) { fmt.Fprintf(env.Stderr, "mongobench: %s\n", msg) }
-			part, release, err = plan.Start(ctx, p.Monitor.Database(p.Database), p.Seed, say)
-			return part, err
-		}
-		exec.BeforeClose = func() {
-			if release != nil {
-				release()
-			}
-		}
+		plan.Arm(&target, &exec, func(msg string) { fmt.Fprintf(env.Stderr, "mongobench: %s\n", msg) })
 	}
 	exec.Target = target
 	live := threshold.Watch(cfg.args.thresholds, &exec)
@@ -291,16 +279,4 @@ func keepResults(ctx context.Context, env Env, out string, runStore *store.Store
 // displaySinks show a phase as it goes (package progress).
 func displaySinks(env Env, status bool) []bench.Sink {
 	return progress.Sinks(env.Stderr, env.StderrIsTerminal, status)
-}
-
-// preloadInterrupted says how far a preload got when a signal stopped it.
-func preloadInterrupted(env Env, dataDir string, c *bench.PreloadCut) {
-	cut := ""
-	if c.InFlight > 0 {
-		cut = fmt.Sprintf("; %d more were in flight and may be stored too", c.InFlight)
-	}
-	fmt.Fprintf(env.Stderr, "mongobench: loading the embedded server was interrupted: the server acknowledged %d of the %d records for %s%s\n", c.Acknowledged, c.Records, c.Table, cut)
-	if dataDir != "" {
-		fmt.Fprintf(env.Stderr, "mongobench: a later run with --data-dir %s finds %s not empty and will not load it again: give it an empty --data-dir to load all %d records\n", dataDir, c.Table, c.Records)
-	}
 }
