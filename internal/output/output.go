@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/outfile"
@@ -192,4 +193,31 @@ func checkPath(property, value, file, accepted string) error {
 		return fmt.Errorf("%s=%s: %v: expected %s", property, value, err, accepted)
 	}
 	return nil
+}
+
+// Checked passes writes on to W and keeps the first error, which the many
+// Fprintf calls of a command do not look at one by one: what a command
+// prints is its result, and one lost to a full disk or a closed pipe is a
+// failure.
+type Checked struct {
+	mu  sync.Mutex
+	W   io.Writer
+	err error
+}
+
+func (c *Checked) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, err := c.W.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// Err is the first write's error, or nil.
+func (c *Checked) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
 }

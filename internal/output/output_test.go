@@ -147,3 +147,26 @@ func TestCheckPropertyAndPrefix(t *testing.T) {
 		t.Errorf("prefix's accepted: %v", err)
 	}
 }
+
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.n == 0 {
+		return 0, errors.New("closed pipe")
+	}
+	f.n--
+	return len(p), nil
+}
+
+func TestChecked(t *testing.T) {
+	t.Parallel()
+	c := &Checked{W: &failAfter{n: 1}}
+	if _, err := c.Write([]byte("a")); err != nil || c.Err() != nil {
+		t.Fatalf("first write: %v, %v", err, c.Err())
+	}
+	_, _ = c.Write([]byte("b"))
+	_, _ = c.Write([]byte("c"))
+	if c.Err() == nil || c.Err().Error() != "closed pipe" {
+		t.Errorf("Err() = %v, want the first failure", c.Err())
+	}
+}
