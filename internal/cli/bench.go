@@ -178,7 +178,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		Native: cfg.args.native,
 	}
 	exec := bench.Execution{
-		Limits: bench.Limits{MaxErrors: cfg.args.maxErrors, MaxErrorRate: cfg.args.maxErrorRate},
+		Limits: cfg.args.limits,
 		Meta: func(p *bench.Prepared) results.Meta {
 			return resultsMeta(cfg, command, p.RunSeed, redact.URL(p.URL), p.Database)
 		},

@@ -70,7 +70,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	a := o.benchArgs
 	s, err := sweep.Start(ctx, plan, sweep.Config{
 		Repeat: o.repeat, DiscardFirst: o.discardFirst, Reload: o.reload, OutDir: o.outDir,
-		DataDir: a.dataDir, Drop: a.drop, Native: a.native, Limits: bench.Limits{MaxErrors: a.maxErrors, MaxErrorRate: a.maxErrorRate},
+		DataDir: a.dataDir, Drop: a.drop, Native: a.native, Limits: a.limits,
 		Grace: stopGrace, Stop: interrupt.stopped(), Store: st, Metrics: metricsSink, MetricsRunID: metricsRunID,
 		Tool:        results.Tool{Name: "mongobench", Version: Version},
 		CommandLine: append([]string{"mongobench", o.command}, redact.Args(o.bench)...),
