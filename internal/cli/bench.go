@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/bench"
@@ -65,20 +64,8 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 	if cfg.exporter, err = export.ParseExporter(exporter); err != nil {
 		return nil, badInput{err}
 	}
-	// Output paths are checked before anything is measured: YCSB finds a
-	// missing directory only once the run is over, and loses its output.
-	if spec.ExportFile != "" {
-		if err := checkOutputFile("exportfile", spec.ExportFile); err != nil {
-			return nil, badInput{err}
-		}
-		if a.out != "" && filepath.Clean(a.out) == filepath.Clean(spec.ExportFile) {
-			return nil, badInputf("exportfile=%s and --out %s name the same file: the summary goes to exportfile, the JSON results to --out, each to a file of its own", spec.ExportFile, a.out)
-		}
-	}
-	if spec.HdrFileOutput {
-		if err := checkOutputPrefix("hdrhistogram.output.path", spec.HdrOutputPath); err != nil {
-			return nil, badInput{err}
-		}
+	if err := bench.CheckSpecOutputs(spec, a.out); err != nil {
+		return nil, badInput{err}
 	}
 	settings, warnings, err := bench.ResolveSettings(command, props, spec, env.Getenv("MONGOBENCH_URL"))
 	warn(env.Stderr, warnings)

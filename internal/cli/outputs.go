@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
@@ -83,19 +84,7 @@ func storeInputs(f storeFlags) []namedPath {
 // summary file, histogram logs, store and the embedded server's data
 // directory.
 func checkBenchOutputs(cfg *benchConfig, storePath string) error {
-	p := output.Plan{Store: storePath, Inputs: output.Existing("-P", cfg.args.files)}
-	spec := cfg.Spec
-	if cfg.args.out != "" {
-		p.Files = append(p.Files, output.Named{Flag: "--out", Path: cfg.args.out}, output.Named{Flag: "--out (its journal)", Path: cfg.args.out + results.JournalSuffix})
-	}
-	if spec.ExportFile != "" {
-		p.Files = append(p.Files, output.Named{Flag: "exportfile", Path: spec.ExportFile})
-	}
-	if spec.HdrFileOutput {
-		// The logs are named for the measurements that get data; READ's
-		// stands for them all: same directory, same kind of name.
-		p.Files = append(p.Files, output.Named{Flag: "hdrhistogram.output.path", Path: spec.HdrOutputPath + "READ.hdr"})
-	}
+	p := output.Plan{Files: bench.OutputFiles(cfg.Spec, cfg.args.out), Store: storePath, Inputs: output.Existing("-P", cfg.args.files)}
 	if cfg.URL == "" {
 		p.DataDir = cfg.args.dataDir
 	}
