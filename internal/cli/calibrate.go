@@ -5,10 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 
 	"github.com/mongobench/mongobench/internal/calibrate"
-	"github.com/mongobench/mongobench/internal/outfile"
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/redact"
 )
 
@@ -70,9 +69,6 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 		return badInput{err}
 	}
 	if a.JSONPath != "" {
-		if err := checkOutput("--json", a.JSONPath); err != nil {
-			return err
-		}
 		// Calibrate keeps no runs, but the store stands where it stands.
 		st := storeFlags{disabled: true}
 		st.fromEnv(env)
@@ -80,8 +76,9 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 		for _, f := range a.Files {
 			ins = append(ins, namedPath{"-P", f})
 		}
-		if err := checkDistinct(ins, []namedPath{{"--json", a.JSONPath}}); err != nil {
-			return err
+		p := output.Plan{Files: []output.Named{{Flag: "--json", Path: a.JSONPath}}, Inputs: named(ins)}
+		if err := p.Check(); err != nil {
+			return badInput{err}
 		}
 	}
 	opts.Progress = env.Stderr
@@ -98,23 +95,7 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 		}
 		return fmt.Errorf("calibrate: %w", runErr)
 	}
-	// What was measured is printed and saved even when the calibration
-	// stopped early.
-	// The report and its JSON copy are written whatever became of the
-	// other.
-	var outs outputs
-	if err := calibrate.WriteReport(env.Stdout, rep); err != nil {
-		outs.Fail(fmt.Errorf("the report on standard output: %w", err))
-	} else {
-		outs.Keep("the report")
-	}
-	if a.JSONPath != "" {
-		if err := outfile.Write(a.JSONPath, func(w io.Writer) error { return calibrate.WriteJSON(w, rep) }); err != nil {
-			outs.Fail(err)
-		} else {
-			outs.Keep(a.JSONPath)
-		}
-	}
+	outs := outputs{calibrate.Keep(env.Stdout, a.JSONPath, rep)}
 	if err := outs.report(env.Stderr); err != nil {
 		return fmt.Errorf("calibrate: %w", err)
 	}
