@@ -85,11 +85,6 @@ func (s *flagSet) refusal(err error) (help bool, bad error) {
 	return help, bad
 }
 
-func lookup(defs []flagDef, name string) (flagDef, bool) {
-	d, ok := cmdflag.Lookup(defsOf(defs), name)
-	return fromDef(d), ok
-}
-
 func acceptedFlags(defs []flagDef, withArgs bool) string {
 	return cmdflag.Accepted(defsOf(defs), withArgs)
 }
