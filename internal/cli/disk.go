@@ -47,11 +47,8 @@ func parseDiskArgs(args []string) (*diskArgs, error) {
 	if bad != nil {
 		return nil, bad
 	}
-	if help {
+	if help || a.help {
 		a.help = true
-		return a, nil
-	}
-	if a.help {
 		return a, nil
 	}
 	if fs.fs.NArg() > 0 {

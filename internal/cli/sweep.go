@@ -254,20 +254,14 @@ func (pr *sweepPrinter) TrialDone(p *sweep.Point, t sweep.Trial, err error) {
 func (pr *sweepPrinter) PointDone(p *sweep.Point, trials []sweep.Trial) { pr.table.meanRow(p, trials) }
 
 func (pr *sweepPrinter) SeriesDone(sr *sweep.Series, done []sweep.PointResult) {
-	// The knees of a sweep's series are stated together: they share its
-	// significance level.
-	opts := pr.o.knee
-	opts.Alpha = analysis.KneeAlpha(0, len(pr.plan.Series))
+	k, c := pr.plan.SeriesNotes(pr.o.knee, sr, done)
 	// A find-max search says its own answer after its steps; the rate
 	// sweep's verdict, which judges by other rules (every target kept),
 	// would read as a contradiction of it.
-	if k := sweep.SeriesFinding(pr.plan.X, opts, sr, done); k != "" && len(pr.o.findMax) == 0 {
+	if k != "" && len(pr.o.findMax) == 0 {
 		pr.knees = append(pr.knees, k)
 	}
-	if c := sweep.DataSizeConfounder(pr.plan.Varied, pr.plan.X, done); c != "" {
-		if sr.Label != "" {
-			c = sr.Label + ": " + c
-		}
+	if c != "" {
 		fmt.Fprintf(pr.env.Stderr, "mongobench: warning: sweep %s: %s\n", pr.sweep.ID, c)
 	}
 }
