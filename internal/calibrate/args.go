@@ -7,7 +7,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/cmdflag"
 	"github.com/mongobench/mongobench/internal/workload"
-	"github.com/mongobench/mongobench/workloads"
 )
 
 // Args is a calibrate command line as given.
@@ -51,7 +50,7 @@ func (a *Args) Flags() []cmdflag.Def {
 }
 
 // Options turns the command line into Options, the -P files read (as
-// workloads.Read reads them) and merged; its errors are in what was given.
+// workload.ReadFile reads them) and merged; its errors are in what was given.
 func (a *Args) Options() (Options, error) {
 	o := Options{
 		Repeats:    a.Repeat,
@@ -69,7 +68,7 @@ func (a *Args) Options() (Options, error) {
 		props := workload.NewProperties()
 		names := make([]string, len(a.Files))
 		for i, f := range a.Files {
-			p, err := workloads.Read(f)
+			p, err := workload.ReadFile(f)
 			if err != nil {
 				return o, err
 			}

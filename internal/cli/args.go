@@ -12,7 +12,6 @@ import (
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
-	"github.com/mongobench/mongobench/workloads"
 )
 
 // benchArgs is a parsed load/run command line.
@@ -142,4 +141,4 @@ func (a *benchArgs) loadProperties() (*workload.Properties, error) {
 }
 
 // readWorkloadFile reads a -P file, or a built-in workload.
-var readWorkloadFile = workloads.Read
+var readWorkloadFile = workload.ReadFile

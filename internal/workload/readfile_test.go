@@ -1,4 +1,4 @@
-package workloads
+package workload
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestRead(t *testing.T) {
+func TestReadFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	own := filepath.Join(dir, "workloada")
@@ -24,7 +24,7 @@ func TestRead(t *testing.T) {
 		{"workloadz", "", "", "cannot read workload file workloadz"},
 	}
 	for _, tt := range tests {
-		p, err := Read(tt.name)
+		p, err := ReadFile(tt.name)
 		if tt.wantErr != "" {
 			if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
 				t.Errorf("%s: %v, want %q", tt.name, err, tt.wantErr)
