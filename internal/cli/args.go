@@ -4,38 +4,33 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
-	"math"
-	"os"
-	"path"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/cmdflag"
 	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
-	"github.com/mongobench/mongobench/workloads"
 )
 
 // benchArgs is a parsed load/run command line.
 type benchArgs struct {
-	command   string // load | run
-	binding   string
-	files     []string // -P, in order
-	settings  []kv     // -p, -threads, -target, -l, -s, in command-line order
-	status    bool     // -s
-	out       string   // --out
-	dataDir   string   // --data-dir
-	help      bool
-	maxErrors int64 // --max-errors
-	// maxErrorRate is --max-error-rate: 0 < F <= 1, or 0 for no limit.
-	maxErrorRate float64
-	drop         bool         // --drop
-	metricsAddr  string       // --metrics-addr
-	store        storeFlags   // --store, --no-store
-	parts        partArgs     // --part, --parts, --run-id, --start-at, --barrier-timeout
-	raw          []string     // the arguments as given, for the results file
-	native       *native.File // a native workload among the -P files (native.go)
+	command     string // load | run
+	binding     string
+	files       []string // -P, in order
+	settings    []kv     // -p, -threads, -target, -l, -s, in command-line order
+	status      bool     // -s
+	out         string   // --out
+	dataDir     string   // --data-dir
+	help        bool
+	limits      bench.Limits // --max-errors, --max-error-rate
+	drop        bool         // --drop
+	metricsAddr string       // --metrics-addr
+	store       storeFlags   // --store, --no-store
+	parts       partArgs     // --part, --parts, --run-id, --start-at, --barrier-timeout
+	raw         []string     // the arguments as given, for the results file
+	native      *native.File // a native workload among the -P files (native.go)
 
 	thresholds []threshold.Threshold // --threshold
 }
@@ -52,24 +47,11 @@ func setting(key string, dest *[]kv) func(string) error {
 
 // property parses -p name=value into dest.
 func property(dest *[]kv) func(string) error {
-	return func(v string) error {
-		key, value, ok := strings.Cut(v, "=")
-		key = strings.TrimSpace(key)
-		if !ok || key == "" {
-			return fmt.Errorf("-p %q: expected -p name=value", redact.Arg(v))
-		}
-		*dest = append(*dest, kv{key, value})
-		return nil
-	}
+	return cmdflag.Property(func(k, v string) { *dest = append(*dest, kv{k, v}) })
 }
 
 // file appends each -P to dest.
-func file(dest *[]string) func(string) error {
-	return func(v string) error {
-		*dest = append(*dest, v)
-		return nil
-	}
-}
+func file(dest *[]string) func(string) error { return cmdflag.Append(dest) }
 
 // benchFlags are load's and run's flags, bound to a. The YCSB ones come
 // first, with YCSB's single dash.
@@ -85,20 +67,14 @@ func benchFlags(a *benchArgs) []flagDef {
 		funcFlag("db", "NAME", "YCSB's binding class (property db), accepted for YCSB's command lines", false, setting("db", &a.settings)),
 		textFlag("out", "PATH", "write the JSON results file (-p exportfile=F takes YCSB's\nsummary, in the format of -p exporter, to F instead of stdout)", true, &a.out),
 		textFlag("data-dir", "DIR", "keep the embedded server's data in DIR (default: a temporary directory)", true, &a.dataDir),
-		funcFlag("max-errors", "N", "stop once N operations have failed (default: never; failures are counted)", true, func(v string) (err error) {
-			a.maxErrors, err = parseMaxErrors(v)
-			return err
-		}),
-		funcFlag("max-error-rate", "F", "stop once more than the fraction F (0 < F <= 1, e.g. 0.5) of the\noperations failed: judged at the end of each whole status interval\nover the operations finished since the last verdict, once at least\n20 have finished (default: never)", true, func(v string) (err error) {
-			a.maxErrorRate, err = parseMaxErrorRate(v)
-			return err
-		}),
+	}
+	defs = append(defs, fromDefs(a.limits.Flags())...)
+	defs = append(defs,
 		funcFlag("warmup", "D", "run this long before measuring, such as 30s (warmuptime);\nwarm-up is reported apart", true, setting("warmuptime", &a.settings)),
 		switchFlag("drop", "load: drop the collection first", true, &a.drop),
 		thresholdFlag(&a.thresholds),
-		textFlag("metrics-addr", "HOST:PORT", "serve Prometheus metrics at http://HOST:PORT/metrics while the phase\nruns (:9100 on every interface; port 0 picks a free one, said on stderr)", true, &a.metricsAddr),
-	}
-	defs = append(defs, a.parts.defs()...)
+		textFlag("metrics-addr", "HOST:PORT", "serve Prometheus metrics at http://HOST:PORT/metrics while the phase\nruns (:9100 on every interface; port 0 picks a free one, said on stderr)", true, &a.metricsAddr))
+	defs = append(defs, fromDefs(a.parts.Flags())...)
 	defs = append(defs, a.store.defs("record the run in this results store (default mongobench.db,\nor $MONGOBENCH_STORE)", "record nothing")...)
 	return append(defs, helpFlag(&a.help))
 }
@@ -127,7 +103,7 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 			a.help = true
 			return a, nil
 		}
-		if fs.valueErr != nil {
+		if fs.ValueErr() != nil {
 			return nil, err
 		}
 		return nil, flagError(err, defs)
@@ -141,22 +117,6 @@ func parseBenchArgs(command string, args []string) (*benchArgs, error) {
 		return nil, fmt.Errorf("--drop goes with load: it drops the collection before loading it again; %s keeps the data it finds", command)
 	}
 	return a, nil
-}
-
-func parseMaxErrors(v string) (int64, error) {
-	n, err := workload.ParseInt(v, 0, math.MaxInt64)
-	if err != nil {
-		return 0, fmt.Errorf("--max-errors %q is invalid: expected a whole number >= 0 (0 = never stop on errors)", v)
-	}
-	return n, nil
-}
-
-func parseMaxErrorRate(v string) (float64, error) {
-	f, err := workload.ParseFloat(v, 0, 1)
-	if err != nil || f == 0 {
-		return 0, fmt.Errorf("--max-error-rate %q is invalid: expected a fraction of failed operations greater than 0 and at most 1, such as 0.5", v)
-	}
-	return f, nil
 }
 
 // loadProperties reads the -P files in order, then applies the command
@@ -180,17 +140,5 @@ func (a *benchArgs) loadProperties() (*workload.Properties, error) {
 	return props, nil
 }
 
-// readWorkloadFile reads a -P file from disk, or one of the built-in
-// workloads when the name is workloada … workloadf or workload_s6 (alone or under
-// workloads/) and no such file exists, so YCSB's command lines work from
-// any directory.
-func readWorkloadFile(name string) (*workload.Properties, error) {
-	if _, err := os.Stat(name); err == nil {
-		return workload.ParseFile(name)
-	}
-	base := path.Base(strings.ReplaceAll(name, `\`, "/"))
-	if data, err := fs.ReadFile(workloads.Files, base); err == nil && (base == name || strings.TrimSuffix(name, base) == "workloads/") {
-		return workload.Parse(strings.NewReader(string(data)), base)
-	}
-	return nil, fmt.Errorf("cannot read workload file %s: no such file (built in: workloada, workloadb, workloadc, workloadd, workloade, workloadf, workload_s6)", name)
-}
+// readWorkloadFile reads a -P file, or a built-in workload.
+var readWorkloadFile = workload.ReadFile

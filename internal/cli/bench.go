@@ -6,15 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/partition"
+	"github.com/mongobench/mongobench/internal/progress"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
+	"github.com/mongobench/mongobench/internal/threshold"
 )
 
 // stopGrace bounds how long operations in flight may run on after a stop
@@ -62,20 +64,8 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 	if cfg.exporter, err = export.ParseExporter(exporter); err != nil {
 		return nil, badInput{err}
 	}
-	// Output paths are checked before anything is measured: YCSB finds a
-	// missing directory only once the run is over, and loses its output.
-	if spec.ExportFile != "" {
-		if err := checkOutputFile("exportfile", spec.ExportFile); err != nil {
-			return nil, badInput{err}
-		}
-		if a.out != "" && filepath.Clean(a.out) == filepath.Clean(spec.ExportFile) {
-			return nil, badInputf("exportfile=%s and --out %s name the same file: the summary goes to exportfile, the JSON results to --out, each to a file of its own", spec.ExportFile, a.out)
-		}
-	}
-	if spec.HdrFileOutput {
-		if err := checkOutputPrefix("hdrhistogram.output.path", spec.HdrOutputPath); err != nil {
-			return nil, badInput{err}
-		}
+	if err := bench.CheckSpecOutputs(spec, a.out); err != nil {
+		return nil, badInput{err}
 	}
 	settings, warnings, err := bench.ResolveSettings(command, props, spec, env.Getenv("MONGOBENCH_URL"))
 	warn(env.Stderr, warnings)
@@ -107,7 +97,9 @@ func prepareError(err error, env Env, dataDir string, interrupt *interruptWatch)
 	var stop *bench.Interrupted
 	if errors.As(err, &stop) {
 		if c := stop.Preload; c != nil {
-			preloadInterrupted(env, dataDir, c)
+			for _, l := range c.Lines(dataDir) {
+				fmt.Fprintf(env.Stderr, "mongobench: %s\n", l)
+			}
 		}
 		return exitError{interrupt.code(), fmt.Errorf("interrupted while %s: nothing was measured", stop.Step)}
 	}
@@ -173,7 +165,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		Native: cfg.args.native,
 	}
 	exec := bench.Execution{
-		Limits: bench.Limits{MaxErrors: cfg.args.maxErrors, MaxErrorRate: cfg.args.maxErrorRate},
+		Limits: cfg.args.limits,
 		Meta: func(p *bench.Prepared) results.Meta {
 			return resultsMeta(cfg, command, p.RunSeed, redact.URL(p.URL), p.Database)
 		},
@@ -189,29 +181,15 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		exec.DiskCeilings = func(ctx context.Context) []*results.DiskCeiling { return diskCeilings(ctx, env, runStore) }
 	}
 	if plan := cfg.plan; plan != nil {
-		// release ends the barrier's hold on this part's registration,
-		// which keeps another run under the same id out while this one
-		// measures.
-		var release func()
-		target.PhaseSeed = plan.Part.Seed
-		target.BeforePhase = func(ctx context.Context, p *bench.Prepared) (part *results.Part, err error) {
-			say := func(msg string) { fmt.Fprintf(env.Stderr, "mongobench: %s\n", msg) }
-			part, release, err = plan.Start(ctx, p.Monitor.Database(p.Database), p.Seed, say)
-			return part, err
-		}
-		exec.BeforeClose = func() {
-			if release != nil {
-				release()
-			}
-		}
+		bench.ArmPart(plan, &target, &exec, func(msg string) { fmt.Fprintf(env.Stderr, "mongobench: %s\n", msg) })
 	}
 	exec.Target = target
-	live := watchThresholds(cfg.args.thresholds, &exec)
+	live := threshold.Watch(cfg.args.thresholds, &exec)
 	done, err := bench.Execute(ctx, exec)
 	if err != nil {
 		return prepareError(err, env, cfg.args.dataDir, interrupt)
 	}
-	if err := judgeThresholds(cfg.args.thresholds, done.Results, live); err != nil {
+	if err := threshold.Record(cfg.args.thresholds, done.Results, live); err != nil {
 		return err
 	}
 	// The results are built whether or not they are kept: the summary
@@ -220,7 +198,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	// Every output is written whatever became of the others: a results
 	// file that cannot be written must not cost the run its place in the
 	// store, nor the store the results file.
-	outs := outputs{failed: out.SinkErrors}
+	outs := outputs{output.Tally{Failed: out.SinkErrors}}
 	writeSummary(env, cfg, done, &outs)
 	if line := out.ScheduleNote(spec.PeakTarget()); line != "" {
 		fmt.Fprintf(env.Stderr, "mongobench: %s\n", line)
@@ -228,9 +206,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err := keepResults(ctx, env, cfg.args.out, runStore, done, &outs); err != nil {
 		return err
 	}
-	if journal != "" && !outs.journalFailed(journal) {
+	if journal != "" && !outs.JournalFailed(journal) {
 		if _, err := os.Stat(journal); err == nil {
-			outs.kept = append(outs.kept, "the journal "+journal)
+			outs.Keep("the journal " + journal)
 		}
 	}
 	failure := outs.report(env.Stderr)
@@ -265,9 +243,9 @@ func writeSummary(env Env, cfg *benchConfig, done *bench.Executed, outs *outputs
 		summaryErr = err
 	}
 	if summaryErr != nil {
-		outs.fail(summaryErr)
+		outs.Fail(summaryErr)
 	} else {
-		outs.kept = append(outs.kept, summary.what())
+		outs.Keep(summary.what())
 	}
 }
 
@@ -285,27 +263,7 @@ func keepResults(ctx context.Context, env Env, out string, runStore *store.Store
 	return nil
 }
 
-// displaySinks show a phase as it goes: on a terminal the progress
-// display, else with -s the status lines.
+// displaySinks show a phase as it goes (package progress).
 func displaySinks(env Env, status bool) []bench.Sink {
-	var sinks []bench.Sink
-	switch {
-	case env.StderrIsTerminal:
-		sinks = append(sinks, newProgressSink(env.Stderr))
-	case status:
-		sinks = append(sinks, bench.NewStatusLines(env.Stderr))
-	}
-	return sinks
-}
-
-// preloadInterrupted says how far a preload got when a signal stopped it.
-func preloadInterrupted(env Env, dataDir string, c *bench.PreloadCut) {
-	cut := ""
-	if c.InFlight > 0 {
-		cut = fmt.Sprintf("; %d more were in flight and may be stored too", c.InFlight)
-	}
-	fmt.Fprintf(env.Stderr, "mongobench: loading the embedded server was interrupted: the server acknowledged %d of the %d records for %s%s\n", c.Acknowledged, c.Records, c.Table, cut)
-	if dataDir != "" {
-		fmt.Fprintf(env.Stderr, "mongobench: a later run with --data-dir %s finds %s not empty and will not load it again: give it an empty --data-dir to load all %d records\n", dataDir, c.Table, c.Records)
-	}
+	return progress.Sinks(env.Stderr, env.StderrIsTerminal, status)
 }

@@ -149,26 +149,3 @@ func TestCalibrateInterrupted(t *testing.T) {
 		t.Errorf("a report after an interrupt must say it is partial:\n%s", out.String())
 	}
 }
-
-func FuzzCalibrateThreads(f *testing.F) {
-	for _, s := range []string{"1,16,64", "4", " 2 , 3", "", ",", "0", "-1", "1,,2", "99999999999"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		o, err := calibrateOptions(&calibrateArgs{threads: s, repeat: 1})
-		if err != nil {
-			if !strings.Contains(err.Error(), "-threads") {
-				t.Fatalf("-threads %q: error %q does not name the flag", s, err)
-			}
-			return
-		}
-		if s != "" && len(o.Threads) == 0 {
-			t.Fatalf("-threads %q accepted with no thread counts", s)
-		}
-		for _, n := range o.Threads {
-			if n < 1 || n > 1<<20 {
-				t.Fatalf("-threads %q accepted %d", s, n)
-			}
-		}
-	})
-}

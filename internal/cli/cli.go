@@ -10,13 +10,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"sync"
-	"syscall"
 
+	"github.com/mongobench/mongobench/internal/interrupt"
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/printable"
+	"github.com/mongobench/mongobench/internal/progress"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -102,45 +102,19 @@ format; "mongobench COMMAND -h" lists a command's flags.`
 // signals. The first SIGINT/SIGTERM asks the benchmark to stop and write
 // what it measured; a second one exits at once.
 func RunProcess(args []string) int {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	interrupt := make(chan int, 1)
-	go func() {
-		first := true
-		for s := range sigs {
-			code := ExitSIGINT
-			if s == syscall.SIGTERM {
-				code = ExitSIGTERM
-			}
-			if !first {
-				os.Exit(code)
-			}
-			first = false
-			// Said at once: the way out may take seconds, and whoever sent
-			// the signal needs to know it was heard and how to go sooner.
-			fmt.Fprintf(os.Stderr, "mongobench: %s: %s\n", signalName(s), interruptNotice)
-			interrupt <- code
-		}
-	}()
+	signals, stop := interrupt.Signals(os.Stderr, interruptNotice, ExitSIGINT, ExitSIGTERM)
+	defer stop()
 	return Main(context.Background(), args, Env{
 		Stdout:           os.Stdout,
 		Stderr:           os.Stderr,
 		Getenv:           os.Getenv,
-		Interrupt:        interrupt,
-		StderrIsTerminal: isTerminalFile(os.Stderr),
+		Interrupt:        signals,
+		StderrIsTerminal: progress.IsTerminal(os.Stderr),
 	})
 }
 
 // interruptNotice is what the first signal is answered with.
 const interruptNotice = "stopping; a second signal exits at once, without writing what was measured"
-
-func signalName(s os.Signal) string {
-	if s == syscall.SIGTERM {
-		return "SIGTERM"
-	}
-	return "SIGINT"
-}
 
 // Main runs mongobench with args (without the program name) and returns the
 // exit code.
@@ -155,33 +129,15 @@ func Main(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stdout, usage)
 		return ExitBadInput
 	}
-	stdout := &checkedWriter{w: env.Stdout}
+	stdout := &output.Checked{W: env.Stdout}
 	env.Stdout = stdout
 	err := runCommand(ctx, args, env)
-	if err == nil && stdout.err != nil {
+	if err == nil && stdout.Err() != nil {
 		// What a command prints is its result: a table, a summary, a
 		// comparison lost to a full disk or a closed pipe is a failure.
-		err = fmt.Errorf("cannot write standard output: %w", stdout.err)
+		err = fmt.Errorf("cannot write standard output: %w", stdout.Err())
 	}
 	return report(err, env)
-}
-
-// checkedWriter passes writes on and keeps the first error, which the
-// many Fprintf calls of a command do not look at one by one.
-type checkedWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	err error
-}
-
-func (c *checkedWriter) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n, err := c.w.Write(p)
-	if err != nil && c.err == nil {
-		c.err = err
-	}
-	return n, err
 }
 
 // command is one subcommand: what runs it and its help, defined once so

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/mongobench/mongobench/internal/disk"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
-	"github.com/mongobench/mongobench/internal/workload"
 )
 
 const diskAbout = `usage: mongobench disk [--dir D] [--size S] [--runtime T] [--store PATH]
@@ -24,13 +22,6 @@ of it each run used. Point D at the disk the database lives on.
 
 flags:`
 
-// The bounds of --runtime: fio needs some hundred milliseconds for a
-// figure, and a test of over an hour measures nothing more.
-const (
-	minDiskRuntime = 100 * time.Millisecond
-	maxDiskRuntime = time.Hour
-)
-
 type diskArgs struct {
 	opts  disk.Options
 	store storeFlags
@@ -38,25 +29,7 @@ type diskArgs struct {
 }
 
 func diskFlags(a *diskArgs) []flagDef {
-	defs := []flagDef{
-		textFlag("dir", "D", "a directory on the disk to measure (default: the current one)", true, &a.opts.Dir),
-		funcFlag("size", "S", "the test file's size (default 256M)", true, func(v string) error {
-			n, err := disk.ParseSize(v)
-			if err != nil {
-				return badInputf("disk: --size %q is invalid: expected %s", v, disk.SizeAccepted)
-			}
-			a.opts.SizeBytes = n
-			return nil
-		}),
-		funcFlag("runtime", "T", "each test's duration (default 5s)", true, func(v string) error {
-			d, err := workload.ParseSeconds(v, minDiskRuntime, maxDiskRuntime)
-			if err != nil {
-				return badInputf("disk: --runtime %q is invalid: expected %s", v, workload.SecondsRange(minDiskRuntime, maxDiskRuntime))
-			}
-			a.opts.Runtime = d
-			return nil
-		}),
-	}
+	defs := fromDefs(a.opts.Flags())
 	defs = append(defs, a.store.defs("the results store that keeps the baseline (default mongobench.db, or $MONGOBENCH_STORE)",
 		"print the baseline without keeping it")...)
 	return append(defs, helpFlag(&a.help))
@@ -67,18 +40,15 @@ func diskHelp() string {
 }
 
 func parseDiskArgs(args []string) (*diskArgs, error) {
-	a := &diskArgs{opts: disk.Options{SizeBytes: disk.DefaultSizeBytes, Runtime: disk.DefaultRuntime, QueueDepths: disk.DefaultQueueDepths}}
+	a := &diskArgs{opts: disk.DefaultOptions()}
 	defs := diskFlags(a)
 	fs := newFlagSet("disk", defs)
 	help, bad := fs.refusal(fs.parse(args))
 	if bad != nil {
 		return nil, bad
 	}
-	if help {
+	if help || a.help {
 		a.help = true
-		return a, nil
-	}
-	if a.help {
 		return a, nil
 	}
 	if fs.fs.NArg() > 0 {

@@ -90,30 +90,6 @@ func TestAcceptedFlagsListEveryFlag(t *testing.T) {
 	}
 }
 
-// TestFlagsHelpLayout checks the layout: descriptions in one column, a
-// description's further lines under its first.
-func TestFlagsHelpLayout(t *testing.T) {
-	t.Parallel()
-	var on bool
-	var s string
-	tests := []struct {
-		name string
-		defs []flagDef
-		want string
-	}{
-		{"one", []flagDef{switchFlag("s", "status", false, &on)}, "  -s  status"},
-		{"aligned", []flagDef{
-			textFlag("out", "PATH", "results file", true, &s),
-			switchFlag("s", "status\nevery interval", false, &on),
-		}, "  --out PATH  results file\n  -s          status\n              every interval"},
-	}
-	for _, tt := range tests {
-		if got := flagsHelp(tt.defs); got != tt.want {
-			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
-		}
-	}
-}
-
 // TestSweepPassesBenchFlagsOn: sweep takes its own flags out wherever they
 // stand and hands the rest, YCSB's interleaved with positional words, to
 // load's and run's parser, whose result it keeps.

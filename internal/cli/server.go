@@ -3,9 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net"
-	"strconv"
-	"strings"
 
 	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/nullserver"
@@ -54,10 +51,8 @@ func runServer(ctx context.Context, args []string, env Env) error {
 	if fs.fs.NArg() > 0 {
 		return badInputf("server: unexpected argument %q: accepted flags are %s", redact.Arg(fs.fs.Arg(0)), acceptedFlags(defs, true))
 	}
-	// Checked here so that a mistyped value (a URL, say) is named once,
-	// in plain words, rather than by the listener's error.
-	if _, port, err := net.SplitHostPort(o.addr); err != nil || !validPort(port) || strings.ContainsAny(o.addr, "@/") {
-		return badInputf("server: --addr %q is invalid: expected HOST:PORT, such as 127.0.0.1:27017, the port from 0 to 65535 (0 picks a free one)", redact.Arg(o.addr))
+	if err := embedded.CheckAddr(o.addr); err != nil {
+		return badInputf("server: %w", err)
 	}
 	if o.null {
 		return runNullServer(ctx, o.addr, env)
@@ -95,11 +90,4 @@ func runNullServer(ctx context.Context, addr string, env Env) error {
 	}
 	fmt.Fprintf(env.Stderr, "mongobench: null server stopped after %d requests\n", srv.Requests())
 	return nil
-}
-
-// validPort reports whether port is a port number a listener takes: 0
-// (a free one) to 65535, in digits.
-func validPort(port string) bool {
-	n, err := strconv.ParseUint(port, 10, 16)
-	return err == nil && n <= 65535 && strings.TrimLeft(port, "0123456789") == ""
 }

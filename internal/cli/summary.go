@@ -29,12 +29,6 @@ func checkOutputFile(property, path string) error {
 	return checkOutputPath(property, path, path, "a file in an existing directory")
 }
 
-// checkOutputPrefix is checkOutputFile for a prefix of file names
-// ("dir/run-"), whose files are the prefix plus a name.
-func checkOutputPrefix(property, prefix string) error {
-	return checkOutputPath(property, prefix, prefix+"x", "a prefix of file names in an existing directory, such as hdr/run-")
-}
-
 // checkOutputPath asks outfile, which writes these files, whether file
 // could be written; value is what the user gave for property.
 func checkOutputPath(property, value, file, accepted string) error {

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/promsink"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
@@ -71,7 +70,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	a := o.benchArgs
 	s, err := sweep.Start(ctx, plan, sweep.Config{
 		Repeat: o.repeat, DiscardFirst: o.discardFirst, Reload: o.reload, OutDir: o.outDir,
-		DataDir: a.dataDir, Drop: a.drop, Native: a.native, Limits: bench.Limits{MaxErrors: a.maxErrors, MaxErrorRate: a.maxErrorRate},
+		DataDir: a.dataDir, Drop: a.drop, Native: a.native, Limits: a.limits,
 		Grace: stopGrace, Stop: interrupt.stopped(), Store: st, Metrics: metricsSink, MetricsRunID: metricsRunID,
 		Tool:        results.Tool{Name: "mongobench", Version: Version},
 		CommandLine: append([]string{"mongobench", o.command}, redact.Args(o.bench)...),
@@ -163,72 +162,26 @@ func sweepOutcome(runErr error, s *sweep.Sweep, o *sweepOptions, env Env, interr
 	return runErr
 }
 
-// checkPointOutputs refuses a point whose summary format or histogram
-// logs could not be written, before anything runs.
-func checkPointOutputs(p *sweep.Point, ins []namedPath) error {
-	label := func(err error) error {
-		if p.Label == "" {
-			return badInputf("sweep: %w", err)
-		}
-		return badInputf("sweep point %s: %w", p.Label, err)
-	}
-	exporter, _ := p.Settings.Props.Get("exporter")
-	if _, err := export.ParseExporter(exporter); err != nil {
-		return label(err)
-	}
-	spec := p.Settings.Spec
-	var outs []namedPath
-	if spec.ExportFile != "" {
-		if err := checkOutputFile("exportfile", spec.ExportFile); err != nil {
-			return label(err)
-		}
-		outs = append(outs, namedPath{"exportfile", spec.ExportFile})
-	}
-	if spec.HdrFileOutput {
-		if err := checkOutputPrefix("hdrhistogram.output.path", spec.HdrOutputPath); err != nil {
-			return label(err)
-		}
-		outs = append(outs, namedPath{"hdrhistogram.output.path", spec.HdrOutputPath + "READ.hdr"})
-	}
-	if err := checkDistinct(ins, outs); err != nil {
-		return label(err)
-	}
-	return nil
-}
-
-// checkSweepOutputs refuses, before anything runs, an output of any point
-// that would replace an input or the store, a store path that cannot be
-// one, and a data directory that takes no files; it returns the
-// operations the sweep's table has columns for.
+// checkSweepOutputs refuses, before anything runs, what the sweep could
+// not write (sweep.Plan.CheckOutputs); it returns the operations the
+// sweep's table has columns for.
 func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
-	var ins []namedPath
-	for _, f := range o.benchArgs.files {
-		if _, err := os.Stat(f); err == nil {
-			ins = append(ins, namedPath{"-P", f})
-		}
+	ins := append(output.Existing("-P", o.benchArgs.files), named(storeInputs(o.store))...)
+	store := ""
+	if !o.store.disabled {
+		store = storePath(o.store.path)
 	}
-	ins = append(ins, storeInputs(o.store)...)
+	if err := plan.CheckOutputs(ins, store, o.benchArgs.dataDir); err != nil {
+		return nil, badInput{err}
+	}
 	var ops []string
 	for _, p := range plan.Points {
-		if err := checkPointOutputs(p, ins); err != nil {
-			return nil, err
-		}
 		ops = sweep.Ops(ops, o.command, p.Settings.Spec)
 	}
 	if w := o.benchArgs.native; w != nil {
 		ops = nativeOps(w, o.command)
 	}
 	analysis.SortOpNames(ops)
-	if !o.store.disabled {
-		if err := checkStorePath(storePath(o.store.path)); err != nil {
-			return nil, err
-		}
-	}
-	if plan.NeedServer {
-		if err := checkDataDir(o.benchArgs.dataDir); err != nil {
-			return nil, err
-		}
-	}
 	return ops, nil
 }
 
@@ -298,20 +251,14 @@ func (pr *sweepPrinter) TrialDone(p *sweep.Point, t sweep.Trial, err error) {
 func (pr *sweepPrinter) PointDone(p *sweep.Point, trials []sweep.Trial) { pr.table.meanRow(p, trials) }
 
 func (pr *sweepPrinter) SeriesDone(sr *sweep.Series, done []sweep.PointResult) {
-	// The knees of a sweep's series are stated together: they share its
-	// significance level.
-	opts := pr.o.knee
-	opts.Alpha = analysis.KneeAlpha(0, len(pr.plan.Series))
+	k, c := pr.plan.SeriesNotes(pr.o.knee, sr, done)
 	// A find-max search says its own answer after its steps; the rate
 	// sweep's verdict, which judges by other rules (every target kept),
 	// would read as a contradiction of it.
-	if k := sweep.SeriesFinding(pr.plan.X, opts, sr, done); k != "" && len(pr.o.findMax) == 0 {
+	if k != "" && len(pr.o.findMax) == 0 {
 		pr.knees = append(pr.knees, k)
 	}
-	if c := sweep.DataSizeConfounder(pr.plan.Varied, pr.plan.X, done); c != "" {
-		if sr.Label != "" {
-			c = sr.Label + ": " + c
-		}
+	if c != "" {
 		fmt.Fprintf(pr.env.Stderr, "mongobench: warning: sweep %s: %s\n", pr.sweep.ID, c)
 	}
 }

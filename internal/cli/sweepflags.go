@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/cmdflag"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/threshold"
@@ -43,68 +41,17 @@ type sweepOptions struct {
 	findMax []threshold.Threshold // --find-max
 }
 
-// maxRepeat bounds --repeat: far more trials than any confidence interval
-// needs, and few enough that a typo is not a week-long sweep.
-const maxRepeat = 10000
-
 // sweepFlags are the flags sweep adds to load's and run's, bound to o and
 // to reload and noReload; -h is load's and run's.
 func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
-	defs := []flagDef{
-		funcFlag("vary", "NAME=V1,V2,...", "a property (or -threads/-target) and its values; several\n--vary make a matrix. --vary threadcount=auto doubles the\nthreads from 1 until throughput saturates (the knee);\n--vary readproportion,insertproportion=0.95:0.05,0.9:0.1\nvaries linked properties together", true, func(v string) error {
-			d, err := sweep.ParseVary(v)
-			if err != nil {
-				return err
-			}
-			for _, prev := range o.dims {
-				for _, n := range d.Names() {
-					if slices.Contains(prev.Names(), n) {
-						return fmt.Errorf("--vary %s is given twice: list all its values in one --vary, separated by commas", n)
-					}
-				}
-			}
-			o.dims = append(o.dims, d)
-			return nil
-		}),
-		funcFlag("repeat", "N", "trials per point (default 1); with N >= 2 every figure is\nthe mean with its 95% confidence interval", true, func(v string) error {
-			n, err := workload.ParseInt(v, 1, maxRepeat)
-			if err != nil {
-				return fmt.Errorf("--repeat %q is invalid: expected a whole number of trials from 1 to %d", v, maxRepeat)
-			}
-			o.repeat = int(n)
-			return nil
-		}),
-		switchFlag("discard-first", "run one more trial first at each point, as a warm-up, and\nleave it out of the means", true, &o.discardFirst),
-		switchFlag("reload", "drop and load the data before every run: each trial,\nthe warm-up included, starts from the same data", true, reload),
-		switchFlag("no-reload", "load the data only into an empty collection, once\n(default: load again when a varied property shapes\nthe data: recordcount, fieldcount, fieldlength, table, ...)", true, noReload),
-		funcFlag("out-dir", "DIR", "where results files go (default sweep-<timestamp>)", true, func(v string) error {
-			if o.outDir = v; strings.TrimSpace(v) == "" {
-				return errors.New("--out-dir is empty: expected a directory")
-			}
-			return nil
-		}),
-		funcFlag("knee-throughput", "F", "a step that gains less throughput than this fraction ...", true, func(v string) (err error) {
-			o.knee.MinThroughputGain, err = parseFraction("knee-throughput", v, "0.05 for +5% throughput")
-			return err
-		}),
-		funcFlag("knee-latency", "F", "... while p99 grows by more than this one is the knee\n(defaults 0.05 and 0.20)", true, func(v string) (err error) {
-			o.knee.MinLatencyGrowth, err = parseFraction("knee-latency", v, "0.20 for +20% p99")
-			return err
-		}),
-		funcFlag("max-threads", "N", "where threadcount=auto stops at the latest (default 1024)", true, func(v string) error {
-			n, err := workload.ParseInt(v, 1, 1<<20)
-			if err != nil {
-				return fmt.Errorf("--max-threads %q is invalid: expected a whole number from 1 to 1048576", v)
-			}
-			o.knee.MaxX = float64(n)
-			return nil
-		}),
+	defs := fromDefs(sweep.Flags(sweep.FlagDest{Dims: &o.dims, Repeat: &o.repeat, DiscardFirst: &o.discardFirst,
+		Reload: reload, NoReload: noReload, OutDir: &o.outDir, Knee: &o.knee}))
+	defs = append(defs,
 		findMaxFlag(&o.findMax),
 		funcFlag("format", "FORMAT", "the table as text (default), csv or markdown; with csv\nthe knee goes to stderr", true, func(v string) (err error) {
 			o.format, err = parseTableFormat(v)
 			return err
-		}),
-	}
+		}))
 	return append(defs, o.store.defs("the results store (default mongobench.db, or $MONGOBENCH_STORE)", "record nothing")...)
 }
 
@@ -125,44 +72,11 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	var reload, noReload bool
 	own := sweepFlags(o, &reload, &noReload)
 	defs := append(own, helpFlag(&o.help))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			o.bench = append(o.bench, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") {
-			o.bench = append(o.bench, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		d, ok := lookup(defs, name)
-		if !ok {
-			o.bench = append(o.bench, a)
-			continue
-		}
-		if d.arg != "" && !hasValue {
-			if i+1 >= len(args) {
-				return nil, badInputf("sweep: flag --%s needs a value", name)
-			}
-			i++
-			value = args[i]
-		}
-		if d.arg == "" {
-			on := true
-			if hasValue {
-				b, err := strconv.ParseBool(value)
-				if err != nil {
-					return nil, badInputf("sweep: --%s=%s is invalid: expected true or false", name, value)
-				}
-				on = b
-			}
-			value = strconv.FormatBool(on)
-		}
-		if err := d.value.Set(value); err != nil {
-			return nil, badInputf("sweep: %w", err)
-		}
+	rest, err := cmdflag.Extract(defsOf(defs), args)
+	if err != nil {
+		return nil, badInputf("sweep: %w", err)
 	}
+	o.bench = rest
 	if o.help {
 		return o, nil
 	}
@@ -202,17 +116,8 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	return o, nil
 }
 
-func parseFraction(flagName, value, example string) (float64, error) {
-	f, err := workload.ParseFloat(value, 0, maxKneeFraction)
-	if err != nil || f == 0 {
-		return 0, fmt.Errorf("--%s %q is invalid: expected a fraction > 0 and at most %d, such as %s", flagName, value, maxKneeFraction, example)
-	}
-	return f, nil
-}
-
-// maxKneeFraction bounds the knee's thresholds: a million-fold change is
-// past anything a knee could mean, yet the way to ask for no knee at all.
-const maxKneeFraction = 1_000_000
+// parseFraction reads a knee threshold (sweep.ParseFraction).
+var parseFraction = sweep.ParseFraction
 
 // parseAlpha reads --alpha, a significance level strictly between 0 and 1.
 func parseAlpha(v string) (float64, error) {

@@ -126,3 +126,30 @@ func TestSeriesFinding(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestSeriesNotes: the finding and the confounder, the latter named by
+// the series' label.
+func TestSeriesNotes(t *testing.T) {
+	t.Parallel()
+	const mib = 1024 * 1024.0
+	sized := func(b float64) *results.Results {
+		r := resultstest.Results(t, resultstest.Spec{Throughput: 100})
+		r.Extra = &results.Extra{Sizes: &results.Sizes{Start: &metrics.SizeStats{Coll: metrics.SizeFigures{DataSize: metrics.Known(b)}}}}
+		return r
+	}
+	point := func(v string, b float64) PointResult {
+		return PointResult{Point: &Point{Values: map[string]string{"batchsize": v}}, Trials: []Trial{{Trial: 1, Results: sized(b)}}}
+	}
+	grew := []PointResult{point("1", 1*mib), point("2", 3*mib)}
+	p := &Plan{X: "batchsize", Varied: []string{"batchsize"}, Series: []*Series{{}, {}}}
+	finding, confounder := p.SeriesNotes(stats.KneeOptions{}, &Series{Label: "recordcount=10"}, grew)
+	if want := "recordcount=10: no knee: a knee is sought along"; !strings.HasPrefix(finding, want) {
+		t.Errorf("finding %q, want it to start %q", finding, want)
+	}
+	if want := "recordcount=10: the data size at the start changed from 1 MiB at batchsize=1 to 3 MiB at batchsize=2"; !strings.HasPrefix(confounder, want) {
+		t.Errorf("confounder %q, want it to start %q", confounder, want)
+	}
+	if _, c := p.SeriesNotes(stats.KneeOptions{}, &Series{}, grew); !strings.HasPrefix(c, "the data size at the start changed") {
+		t.Errorf("unlabelled series: %q", c)
+	}
+}

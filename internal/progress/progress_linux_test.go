@@ -1,4 +1,4 @@
-package cli
+package progress
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ func TestProgressTerminalCheckPty(t *testing.T) {
 		t.Skipf("open pseudo-terminal: %v", err)
 	}
 	defer pts.Close()
-	if !isTerminalFile(pts) {
+	if !IsTerminal(pts) {
 		t.Error("a pseudo-terminal not taken for a terminal")
 	}
 }

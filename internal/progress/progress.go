@@ -1,4 +1,6 @@
-package cli
+// Package progress is the live display of a phase on a terminal, a
+// bench.Sink: a bar against the phase's stop condition and its figures.
+package progress
 
 import (
 	"fmt"
@@ -45,15 +47,28 @@ type progressDisplay struct {
 	done chan struct{}
 }
 
-// progressSink shows the display for the phase it is opened for.
-type progressSink struct {
+// Sink shows the display for the phase it is opened for.
+type Sink struct {
 	w io.Writer
 	d *progressDisplay
 }
 
-func newProgressSink(w io.Writer) *progressSink { return &progressSink{w: w} }
+// NewSink is a display drawn on w, a terminal.
+func NewSink(w io.Writer) *Sink { return &Sink{w: w} }
 
-func (s *progressSink) Open(p bench.Phase) error {
+// Sinks show a phase as it goes: on a terminal the display, else with
+// status the YCSB status lines; none for neither.
+func Sinks(w io.Writer, terminal, status bool) []bench.Sink {
+	switch {
+	case terminal:
+		return []bench.Sink{NewSink(w)}
+	case status:
+		return []bench.Sink{bench.NewStatusLines(w)}
+	}
+	return nil
+}
+
+func (s *Sink) Open(p bench.Phase) error {
 	what := "run:"
 	if p.Command == "load" {
 		what = "load:"
@@ -64,12 +79,12 @@ func (s *progressSink) Open(p bench.Phase) error {
 	return nil
 }
 
-func (s *progressSink) Interval(u bench.Update) error {
+func (s *Sink) Interval(u bench.Update) error {
 	s.d.interval(u.Interval)
 	return nil
 }
 
-func (s *progressSink) Close(bool) error {
+func (s *Sink) Close(bool) error {
 	s.d.finish(s.w)
 	return nil
 }
@@ -202,10 +217,10 @@ func (d *progressDisplay) finish(w io.Writer) {
 	fmt.Fprintln(w)
 }
 
-// isTerminalFile reports whether f is a terminal, by asking the terminal
+// IsTerminal reports whether f is a terminal, by asking the terminal
 // driver. A character device is not enough: /dev/null is one, so is a
 // serial port, and stderr sent to either must not get a display that
 // redraws one line with carriage returns.
-func isTerminalFile(f *os.File) bool {
+func IsTerminal(f *os.File) bool {
 	return term.IsTerminal(int(f.Fd()))
 }
