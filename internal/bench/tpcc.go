@@ -24,7 +24,7 @@ func (p *Prepared) prepareTPCC(ctx context.Context) error {
 	drv := p.Client.Driver()
 	srv, srvErr := native.ServerOf(ctx, drv)
 	if !s.Options.NoTransactions && srvErr == nil {
-		ph := &native.Phase{Operations: []*native.Operation{{Name: "NewOrder", Kind: native.Transaction}}}
+		ph := &native.Phase{Operations: []*native.Operation{{Name: "NewOrder", Kind: native.Transaction, Atomic: true}}}
 		if why := ph.Unsupported(srv); len(why) > 0 {
 			return InputError{fmt.Errorf("tpcc.transactions=true: %s; or give -p tpcc.transactions=false", strings.TrimPrefix(why[0], "operation NewOrder: "))}
 		}
