@@ -7,18 +7,25 @@
 # the bare driver loop beside both paths in one process.
 #
 # Memory does not depend on how busy the machine is, so the figures can be
-# taken on a shared machine; the time each run takes does.
+# taken on a shared machine; the time each run takes does, which is why the
+# load average is printed before and after.
 #
-#   scripts/memory.sh                      # 10^5, 10^6 and 10^7 operations
-#   OPS="100000" scripts/memory.sh         # one size only
+# Each size is run REPS times, the paths interleaved within a repetition so
+# that a drift of the machine falls on both alike; the last column is the
+# operation count's median over the repetitions, the curve to read.
+#
+#   scripts/memory.sh                      # 10^5, 10^6 and 10^7 operations, 3 times each
+#   OPS="100000" REPS=1 scripts/memory.sh  # one size, once
 #   THREADS=500 PATHS=lean scripts/memory.sh
 #   BIN=./mongobench scripts/memory.sh     # a binary already built
+#   CALIBRATE=0 scripts/memory.sh          # without calibrate's comparison
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 threads=${THREADS:-1000}
 ops_list=${OPS:-"100000 1000000 10000000"}
 paths=${PATHS:-"driver lean"}
+reps=${REPS:-3}
 work=$(mktemp -d)
 server_pid=""
 cleanup() {
@@ -29,8 +36,13 @@ trap cleanup EXIT
 
 bin=${BIN:-}
 if [ -z "$bin" ]; then
+  # The linker's own output file maps about 10 MiB more of itself into
+  # every process that runs it than a copy does (its pages sit in the page
+  # cache in larger pieces), which would count in the resident set: the
+  # runs use a copy, as an installed binary is.
+  go build -o "$work/built" ./cmd/mongobench
+  cp "$work/built" "$work/mongobench"
   bin="$work/mongobench"
-  go build -o "$bin" ./cmd/mongobench
 fi
 if ! /usr/bin/time -f %M true 2>/dev/null; then
   echo "memory.sh: needs GNU time at /usr/bin/time (package time)" >&2
@@ -51,22 +63,34 @@ if [ -z "$uri" ]; then
 fi
 url="${uri%%/\?*}/ycsb?${uri#*\?}"
 
-printf '%-8s %12s %14s %10s\n' path operations peak_rss_MiB seconds
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+echo "load average before: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+printf '%-8s %12s %4s %14s %10s %12s\n' path operations rep peak_rss_MiB seconds median_MiB
 for ops in $ops_list; do
-  for path in $paths; do
-    start=$(date +%s.%N)
-    /usr/bin/time -f %M -o "$work/rss" "$bin" run -P workloadc -threads "$threads" --no-store \
-      -p mongodb.url="$url" -p recordcount=20000 -p operationcount="$ops" -p mongodb.path="$path" \
-      >"$work/run.out" 2>"$work/run.err" || {
-      echo "memory.sh: run failed (path $path, $ops operations):" >&2
-      tail -n 5 "$work/run.err" >&2
-      exit 1
-    }
-    end=$(date +%s.%N)
-    kib=$(tail -n 1 "$work/rss")
-    printf '%-8s %12s %14.1f %10.1f\n' "$path" "$ops" "$(echo "$kib / 1024" | bc -l)" "$(echo "$end - $start" | bc -l)"
+  for path in $paths; do : >"$work/peaks.$path"; done
+  for rep in $(seq "$reps"); do
+    for path in $paths; do
+      start=$(date +%s.%N)
+      /usr/bin/time -f %M -o "$work/rss" "$bin" run -P workloadc -threads "$threads" --no-store \
+        -p mongodb.url="$url" -p recordcount=20000 -p operationcount="$ops" -p mongodb.path="$path" \
+        >"$work/run.out" 2>"$work/run.err" || {
+        echo "memory.sh: run failed (path $path, $ops operations):" >&2
+        tail -n 5 "$work/run.err" >&2
+        exit 1
+      }
+      end=$(date +%s.%N)
+      mib=$(echo "$(tail -n 1 "$work/rss") / 1024" | bc -l)
+      echo "$mib" >>"$work/peaks.$path"
+      med=""
+      if [ "$rep" -eq "$reps" ]; then med=$(printf '%.1f' "$(median <"$work/peaks.$path")"); fi
+      printf '%-8s %12s %4s %14.1f %10.1f %12s\n' "$path" "$ops" "$rep" "$mib" "$(echo "$end - $start" | bc -l)" "$med"
+    done
   done
 done
+echo "load average after: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+
+if [ "${CALIBRATE:-1}" = 0 ]; then exit 0; fi
 
 echo
 echo "calibrate at $threads threads (bare driver loop, driver path, lean path; one process):"

@@ -9,5 +9,6 @@ import (
 )
 
 func main() {
+	reexec()
 	os.Exit(cli.RunProcess(os.Args[1:]))
 }

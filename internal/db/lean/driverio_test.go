@@ -29,26 +29,7 @@ func TestDriverIO(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	opts := options.Client().ApplyURI(s.URI())
-	//lint:ignore SA1019 the clock the topology and the lean path share
-	clock := new(session.ClusterClock)
-	cfg, err := topology.NewConfig(opts, clock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, err := topology.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := topo.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	defer topo.Disconnect(context.Background())
-	c, err := New(Config{Topology: topo, Clock: clock, Options: opts, Database: "ycsb", OpTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(context.Background(), nil)
+	c := newClient(t, s)
 	if c.rawIO {
 		t.Fatal("raw socket I/O without a dialer")
 	}
@@ -78,6 +59,53 @@ func TestDriverIO(t *testing.T) {
 	want := "find:0 update:1 insert:1 delete:1 insert:2"
 	if got := joinWords(names); got != want {
 		t.Errorf("server saw %q, want %q", got, want)
+	}
+}
+
+// newClient is a lean client over a topology of its own connected to s,
+// closed with the test.
+func newClient(t *testing.T, s *nullserver.Server) *Client {
+	t.Helper()
+	opts := options.Client().ApplyURI(s.URI())
+	//lint:ignore SA1019 the clock the topology and the lean path share
+	clock := new(session.ClusterClock)
+	cfg, err := topology.NewConfig(opts, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := topology.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := topo.Connect(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = topo.Disconnect(context.Background()) })
+	c, err := New(Config{Topology: topo, Clock: clock, Options: opts, Database: "ycsb", OpTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close(context.Background(), nil) })
+	return c
+}
+
+// TestConnectionBeforeFirstOperation checks that a worker holds its
+// connection once NewDB returns, so that the wait for it is not counted
+// in its first operation's latency, and that getting it sent nothing.
+func TestConnectionBeforeFirstOperation(t *testing.T) {
+	s, err := nullserver.StartWith("127.0.0.1:0", nullserver.Options{Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c := newClient(t, s)
+	w := c.NewDB(refuse{})
+	defer w.Close()
+	if w.(*worker).h.conn == nil {
+		t.Fatal("no connection held after NewDB")
+	}
+	if cmds := s.Commands(); len(cmds) != 0 {
+		t.Errorf("NewDB sent %d commands, want none", len(cmds))
 	}
 }
 

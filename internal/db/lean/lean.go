@@ -144,13 +144,23 @@ func New(cfg Config) (*Client, error) {
 	}
 	c.sub = sub
 	go func() {
+		// The first update is the description the workers choose in; the
+		// driver then sends one for every heartbeat, every 10 s, and each
+		// would make every worker put its connection back and queue for
+		// one again, behind the workers still waiting for their first
+		// while the pool is dialling (up to 10 s at 1,000 threads).
+		var last description.Topology
+		seen := false
 		for {
 			select {
-			case _, ok := <-sub.Updates:
+			case td, ok := <-sub.Updates:
 				if !ok {
 					return
 				}
-				c.epoch.Add(1)
+				if seen && !sameChoice(last, td) {
+					c.epoch.Add(1)
+				}
+				last, seen = td, true
 			case <-c.done:
 				return
 			}
@@ -237,7 +247,36 @@ func (c *Client) NewDB(fallback db.DB) db.DB {
 	}
 	w := &worker{c: c, fb: fallback}
 	w.bi, _ = fallback.(db.BatchInserter)
+	// The connection is checked out now rather than by the first
+	// operation: the pool dials a few connections at a time, and at 1,000
+	// threads the last workers waited seconds for theirs, which their
+	// first operation's latency counted (the p99 of a 10^5-operation run).
+	// The wait is bounded as an operation's is, by the server selection
+	// timeout (ensure applies it); a worker that gets no connection in
+	// that time tries again on its first operation, which reports why.
+	_ = w.ensure(context.Background())
 	return w
+}
+
+// sameChoice reports whether a worker's connection chosen under a is still
+// one it would choose under b: the same kind of topology and the same
+// servers, each of the same kind. A new round-trip time alone does not
+// move a worker to another mongos; a failover, a server added or removed,
+// or a server becoming unknown does.
+func sameChoice(a, b description.Topology) bool {
+	if a.Kind != b.Kind || len(a.Servers) != len(b.Servers) {
+		return false
+	}
+	kinds := make(map[string]description.ServerKind, len(a.Servers))
+	for _, s := range a.Servers {
+		kinds[s.Addr.String()] = s.Kind
+	}
+	for _, s := range b.Servers {
+		if k, ok := kinds[s.Addr.String()]; !ok || k != s.Kind {
+			return false
+		}
+	}
+	return true
 }
 
 // selector chooses the servers a primary read or any write may go to: the

@@ -46,3 +46,39 @@ func TestSelector(t *testing.T) {
 		}
 	}
 }
+
+// TestSameChoice: a heartbeat that only moves round-trip times keeps the
+// workers' connections; a failover, a server added or gone, or another
+// kind of topology makes them choose again.
+func TestSameChoice(t *testing.T) {
+	srv := func(name string, kind description.ServerKind, rttMs int) description.Server {
+		return description.Server{Addr: address.Address(name), Kind: kind, AverageRTT: time.Duration(rttMs) * time.Millisecond}
+	}
+	rs := func(servers ...description.Server) description.Topology {
+		return description.Topology{Kind: description.TopologyKindReplicaSetWithPrimary, Servers: servers}
+	}
+	p, s := description.ServerKindRSPrimary, description.ServerKindRSSecondary
+	base := rs(srv("a", p, 1), srv("b", s, 2))
+	tests := []struct {
+		name string
+		next description.Topology
+		want bool
+	}{
+		{"same", rs(srv("a", p, 1), srv("b", s, 2)), true},
+		{"round-trip times moved", rs(srv("a", p, 9), srv("b", s, 7)), true},
+		{"other order", rs(srv("b", s, 2), srv("a", p, 1)), true},
+		{"failover", rs(srv("a", s, 1), srv("b", p, 2)), false},
+		{"primary unknown (kind 0)", rs(srv("a", 0, 1), srv("b", s, 2)), false},
+		{"server added", rs(srv("a", p, 1), srv("b", s, 2), srv("c", s, 2)), false},
+		{"server gone", rs(srv("a", p, 1)), false},
+		{"server replaced", rs(srv("a", p, 1), srv("c", s, 2)), false},
+		{"topology kind", description.Topology{Kind: description.TopologyKindReplicaSetNoPrimary, Servers: base.Servers}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameChoice(base, tt.next); got != tt.want {
+				t.Errorf("sameChoice = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
