@@ -179,7 +179,7 @@ func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
 		ops = sweep.Ops(ops, o.command, p.Settings.Spec)
 	}
 	if w := o.benchArgs.native; w != nil {
-		ops = nativeOps(w, o.command)
+		ops = w.OpNames(o.command)
 	}
 	analysis.SortOpNames(ops)
 	return ops, nil
