@@ -11,17 +11,6 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 )
 
-const diskAbout = `usage: mongobench disk [--dir D] [--size S] [--runtime T] [--store PATH]
-
-Measures the disk directory D lives on with fio (the Debian package fio):
-random 4 KiB reads and writes at queue depths 1, 8 and 32, sequential 1 MiB
-reads and writes, each with its IOPS, MB/s and latency percentiles. The
-baseline is kept in the results store beside the runs; the runs on that disk
-are judged against its ceiling ([DIAGNOSIS]), and the report shows how much
-of it each run used. Point D at the disk the database lives on.
-
-flags:`
-
 type diskArgs struct {
 	opts  disk.Options
 	store storeFlags
@@ -36,7 +25,7 @@ func diskFlags(a *diskArgs) []flagDef {
 }
 
 func diskHelp() string {
-	return diskAbout + "\n" + flagsHelp(diskFlags(&diskArgs{}))
+	return disk.Usage + "\n" + flagsHelp(diskFlags(&diskArgs{}))
 }
 
 func parseDiskArgs(args []string) (*diskArgs, error) {

@@ -8,18 +8,6 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-const k8sAbout = `usage: mongobench k8s --parts N --image IMAGE --results-claim CLAIM [flags] load|run mongodb [load/run flags]
-
-Prints a Kubernetes manifest that runs the load or run as N parts on N
-nodes: an Indexed Job (the completion index is the part; every part on a
-node of its own), a ConfigMap with the -P files that are not built in, and
-a pod to copy the parts' results files from. Each part writes its results
-file to the ReadWriteMany claim CLAIM; the comments at the top say how to
-apply it, collect the files and merge them. The server's URL comes from
--p mongodb.url (without a password) or from a Secret (--url-secret).
-
-flags:`
-
 type k8sOptions struct {
 	spec kubejob.Spec
 	help bool
@@ -29,7 +17,7 @@ func k8sFlags(o *k8sOptions) []flagDef {
 	return append(fromDefs(o.spec.Flags()), helpFlag(&o.help))
 }
 
-func k8sHelp() string { return k8sAbout + "\n" + flagsHelp(k8sFlags(&k8sOptions{})) }
+func k8sHelp() string { return kubejob.Usage + "\n" + flagsHelp(k8sFlags(&k8sOptions{})) }
 
 // runK8s is "mongobench k8s".
 func runK8s(_ context.Context, args []string, env Env) error {

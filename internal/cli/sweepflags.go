@@ -11,19 +11,6 @@ import (
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
-const sweepAbout = `usage: mongobench sweep [run|load] mongodb [load/run flags] --vary NAME=V1,V2,... [flags]
-
-Runs the same benchmark at every point of a series: the load/run command line
-plus what varies. Each finished run adds a row to the table on stdout; each
-run's results file goes to --out-dir and into the results store.
-
-flags:
-%s
-The command is run unless load is given. With no mongodb.url one embedded
-server serves the whole sweep, and the data is loaded before the first point.
-Ctrl-C stops the sweep after the current run, whose results are kept, marked
-partial.`
-
 type sweepOptions struct {
 	command      string     // run | load
 	bench        []string   // the load/run arguments, sweep flags taken out
@@ -59,7 +46,7 @@ func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
 func sweepHelp() string {
 	var reload, noReload bool
 	o := &sweepOptions{}
-	return fmt.Sprintf(sweepAbout, flagsHelp(append(sweepFlags(o, &reload, &noReload), helpFlag(&o.help))))
+	return fmt.Sprintf(sweep.Usage, flagsHelp(append(sweepFlags(o, &reload, &noReload), helpFlag(&o.help))))
 }
 
 // parseSweepArgs takes sweep's own flags out of args, wherever they are,
