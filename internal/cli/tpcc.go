@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mongobench/mongobench/internal/embedded"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/tpcc"
@@ -63,34 +62,20 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return badInputf("tpcc: %v", err)
 	}
-	if o.drop && !s.Part.Whole() {
-		return badInputf("tpcc: --drop with --part %s is refused: expected one whole load to drop, since each part would drop the others' data", s.Part)
+	if err := s.CheckDrop(o.drop); err != nil {
+		return badInputf("tpcc: %v", err)
 	}
-	if s.URL == "" {
-		srv, err := embedded.Start(ctx, embedded.Options{DataDir: o.dataDir})
-		if err != nil {
-			return fmt.Errorf("cannot start the embedded server: %w", err)
-		}
-		defer srv.Close()
-		// It has no all-positional operator ($[]).
-		s.URL, s.Options.LinePaths = srv.URI(), s.Options.LinePaths || !s.LinePathsSet
-		fmt.Fprintf(env.Stderr, "mongobench: no mongodb.url given: started the embedded server (FerretDB, SQLite) at %s, data in %s\n", s.URL, srv.DataDir())
-	}
-	client, err := tpcc.Connect(ctx, s.URL, s.Threads)
+	client, closeAll, err := tpcc.Open(ctx, s, o.dataDir, env.Stderr)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = client.Disconnect(context.WithoutCancel(ctx)) }()
+	defer closeAll()
 	iw := newInterrupt(env.Interrupt)
 	defer iw.close()
 	ctx, cancel := stopContext(ctx, iw.stopped())
 	defer cancel()
-	if phase == "load" {
-		if err = tpcc.LoadCommand(ctx, client, s, o.drop, env.Stdout); errors.Is(err, tpcc.ErrLoaded) {
-			err = badInput{err}
-		}
-	} else {
-		err = tpcc.CheckCommand(ctx, client, s, env.Stdout)
+	if err = tpcc.RunPhase(ctx, phase, client, s, o.drop, env.Stdout); errors.Is(err, tpcc.ErrLoaded) {
+		err = badInput{err}
 	}
 	if code := iw.code(); code != 0 {
 		return exitError{code: code, err: fmt.Errorf("tpcc %s interrupted", phase)}
