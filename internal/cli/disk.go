@@ -79,24 +79,16 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 		}
 		defer st.Close()
 	}
-	fmt.Fprintf(env.Stderr, "mongobench: measuring the disk of %s with fio: %d tests of %s each\n",
-		a.opts.Dir, a.opts.Tests(), a.opts.Runtime)
-	b, err := disk.Measure(ctx, a.opts)
+	var keep disk.Keeper
+	if st != nil {
+		keep = st
+	}
+	err = disk.Run(ctx, a.opts, keep, env.Stdout, env.Stderr)
 	switch {
 	case errors.Is(err, disk.ErrNoBlockDevice), errors.Is(err, disk.ErrDirNotWritable):
 		return badInput{fmt.Errorf("disk: --dir %w", err)}
 	case err != nil:
 		return fmt.Errorf("disk: %w", err)
-	}
-	// A baseline measured in full is kept even when a signal comes now.
-	ctx = context.WithoutCancel(ctx)
-	fmt.Fprint(env.Stdout, disk.Table(b))
-	if st != nil {
-		id, err := st.SaveDiskBaseline(ctx, b)
-		if err != nil {
-			return fmt.Errorf("disk: the baseline was measured but not kept: %w", err)
-		}
-		fmt.Fprintf(env.Stderr, "mongobench: saved as disk baseline %d of %s in %s\n", id, disk.DeviceName(b.Device), st.Path())
 	}
 	return nil
 }
