@@ -14,6 +14,7 @@ import (
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/sweep"
+	"github.com/mongobench/mongobench/internal/sweep/sweeptext"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -45,7 +46,8 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	pr := &sweepPrinter{env: env, o: o, plan: plan}
+	pr := &sweepPrinter{env: env, format: o.format, Progress: &sweeptext.Progress{Stdout: env.Stdout, Stderr: env.Stderr,
+		Plan: plan, FindMax: len(o.findMax) > 0, Reload: o.reload, Knee: o.knee, CSV: o.format == csvFormat}}
 	if pr.ops, err = checkSweepOutputs(o, plan); err != nil {
 		return err
 	}
@@ -87,7 +89,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer s.Close()
-	pr.sweep = s
+	pr.Sweep = s
 	pr.start()
 	var runErr error
 	if len(o.findMax) > 0 {
@@ -95,7 +97,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	} else {
 		runErr = s.Run(ctx)
 	}
-	pr.printKnees()
+	pr.Knees()
 	pr.finish(st)
 	return sweepOutcome(runErr, s, o, env, interrupt)
 }
@@ -186,63 +188,25 @@ func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
 }
 
 // sweepPrinter prints what a sweep tells as it goes: notices and
-// progress on stderr, the table on stdout.
+// progress on stderr (sweeptext.Progress), the table on stdout.
 type sweepPrinter struct {
-	env   Env
-	o     *sweepOptions
-	plan  *sweep.Plan
-	sweep *sweep.Sweep
-	ops   []string
-	table *sweepTable
-	knees []string
+	*sweeptext.Progress
+	env    Env
+	format tableFormat
+	ops    []string
+	table  *sweepTable
 }
 
 var _ sweep.Events = (*sweepPrinter)(nil)
 
 // start says what the sweep will do and prints the table's header.
 func (pr *sweepPrinter) start() {
-	s, env := pr.sweep, pr.env
-	what := plural(pr.plan.Planned, "point")
-	if pr.plan.Planned == 0 {
-		what = "threadcount=auto"
-	}
-	if len(pr.o.findMax) > 0 {
-		what = "find-max over target"
-	}
-	if w := sweep.NoReloadWarning(pr.plan, pr.o.reload); w != "" {
-		fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
-	}
-	fmt.Fprintf(env.Stderr, "mongobench: sweep %s: %s × %s; results files in %s\n", s.ID, what, plural(s.Trials(), "trial"), s.Dir)
-	if pr.plan.Kind == analysis.IntendedLatency {
-		fmt.Fprintf(env.Stderr, "mongobench: sweep %s: the table's latencies are %s\n", s.ID, pr.plan.Kind)
-	}
-	for _, d := range pr.plan.Dims {
-		for _, v := range d.Values {
-			if name, ok := pr.plan.SecretName(d.Name, v); ok {
-				fmt.Fprintf(env.Stderr, "mongobench: sweep %s: %s=%s is %s\n", s.ID, d.Name, name, redact.URL(v))
-			}
-		}
-	}
-	pr.table = newSweepTable(env.Stdout, pr.o.format, pr.plan, pr.ops)
+	pr.Start()
+	pr.table = newSweepTable(pr.env.Stdout, pr.format, pr.Plan, pr.ops)
 	pr.table.header()
 }
 
 func (pr *sweepPrinter) Notice(n bench.Notice) { printNotice(pr.env.Stderr)(n) }
-
-func (pr *sweepPrinter) TrialStarts(p *sweep.Point, trial, total int, warm bool) {
-	where := fmt.Sprintf("point %d", p.Index)
-	if pr.plan.Planned > 0 {
-		where += fmt.Sprintf("/%d", pr.plan.Planned)
-	}
-	if p.Label != "" {
-		where += " (" + p.Label + ")"
-	}
-	what := fmt.Sprintf("trial %d/%d", trial, total)
-	if warm {
-		what += " (warm-up)"
-	}
-	fmt.Fprintf(pr.env.Stderr, "mongobench: sweep %s: %s, %s starts\n", pr.sweep.ID, where, what)
-}
 
 func (pr *sweepPrinter) TrialDone(p *sweep.Point, t sweep.Trial, err error) {
 	pr.table.trialRow(p, t, trialNote(t, err))
@@ -250,52 +214,14 @@ func (pr *sweepPrinter) TrialDone(p *sweep.Point, t sweep.Trial, err error) {
 
 func (pr *sweepPrinter) PointDone(p *sweep.Point, trials []sweep.Trial) { pr.table.meanRow(p, trials) }
 
-func (pr *sweepPrinter) SeriesDone(sr *sweep.Series, done []sweep.PointResult) {
-	k, c := pr.plan.SeriesNotes(pr.o.knee, sr, done)
-	// A find-max search says its own answer after its steps; the rate
-	// sweep's verdict, which judges by other rules (every target kept),
-	// would read as a contradiction of it.
-	if k != "" && len(pr.o.findMax) == 0 {
-		pr.knees = append(pr.knees, k)
-	}
-	if c != "" {
-		fmt.Fprintf(pr.env.Stderr, "mongobench: warning: sweep %s: %s\n", pr.sweep.ID, c)
-	}
-}
-
-// printKnees prints the knees found, after the table.
-func (pr *sweepPrinter) printKnees() {
-	switch {
-	case len(pr.knees) > 0 && pr.o.format == csvFormat:
-		// Stdout is the table alone, for a spreadsheet to read.
-		for _, k := range pr.knees {
-			fmt.Fprintf(pr.env.Stderr, "mongobench: sweep %s: %s\n", pr.sweep.ID, k)
-		}
-	case len(pr.knees) > 0:
-		fmt.Fprintln(pr.env.Stdout)
-		for _, k := range pr.knees {
-			fmt.Fprintln(pr.env.Stdout, k)
-		}
-	}
-}
-
 // finish says where everything went.
 func (pr *sweepPrinter) finish(st *store.Store) {
-	s := pr.sweep
-	runs := 0
+	runs, path := 0, ""
 	if pr.table != nil {
 		runs = pr.table.rows
 	}
-	where := "results files in " + s.Dir
-	if len(s.IDs) > 0 {
-		where += ", " + idList(s.IDs) + " in " + st.Path()
+	if st != nil {
+		path = st.Path()
 	}
-	fmt.Fprintf(pr.env.Stderr, "mongobench: sweep %s: %s; %s\n", s.ID, plural(runs, "run"), where)
-	if runs > 0 {
-		ref := s.Dir
-		if len(s.IDs) > 0 {
-			ref = store.SweepPrefix + s.ID
-		}
-		fmt.Fprintf(pr.env.Stderr, "mongobench: mongobench report %s -o report.html makes its report\n", ref)
-	}
+	pr.Finish(runs, path)
 }
