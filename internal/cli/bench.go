@@ -54,29 +54,12 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 	if err != nil {
 		return nil, badInput{err}
 	}
-	spec, warnings, err := bench.ResolveSpec(command, props)
+	r, warnings, err := bench.Resolve(command, props, a.out, a.parts, env.Getenv)
 	warn(env.Stderr, warnings)
 	if err != nil {
 		return nil, badInput{err}
 	}
-	cfg := &benchConfig{args: a}
-	exporter, _ := props.Get("exporter")
-	if cfg.exporter, err = export.ParseExporter(exporter); err != nil {
-		return nil, badInput{err}
-	}
-	if err := bench.CheckSpecOutputs(spec, a.out); err != nil {
-		return nil, badInput{err}
-	}
-	settings, warnings, err := bench.ResolveSettings(command, props, spec, env.Getenv("MONGOBENCH_URL"))
-	warn(env.Stderr, warnings)
-	if err != nil {
-		return nil, badInput{err}
-	}
-	cfg.Settings = settings
-	if cfg.plan, err = resolvePart(command, &a.parts, props, spec, settings.URL, env); err != nil {
-		return nil, err
-	}
-	return cfg, nil
+	return &benchConfig{Settings: r.Settings, args: a, exporter: r.Exporter, plan: r.Part}, nil
 }
 
 // printNotice prints what a phase has to say as mongobench's.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/cmdflag"
+	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/threshold"
@@ -88,7 +89,7 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	if a.out != "" {
 		return nil, badInputf("sweep: --out names one results file, and a sweep writes one per run: use --out-dir DIR")
 	}
-	if pa := a.parts; pa != (partArgs{}) {
+	if pa := a.parts; pa != (partition.Given{}) {
 		return nil, badInputf("sweep: --part, --parts, --run-id, --start-at and --barrier-timeout go with load and run: a sweep is not split into parts")
 	}
 	if err := checkFindMax(o); err != nil {
