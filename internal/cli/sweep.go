@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/promsink"
@@ -166,7 +165,7 @@ func sweepOutcome(runErr error, s *sweep.Sweep, o *sweepOptions, env Env, interr
 
 // checkSweepOutputs refuses, before anything runs, what the sweep could
 // not write (sweep.Plan.CheckOutputs); it returns the operations the
-// sweep's table has columns for.
+// sweep's table has columns for (sweep.Plan.TableOps).
 func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
 	ins := append(output.Existing("-P", o.benchArgs.files), named(storeInputs(o.store))...)
 	store := ""
@@ -176,15 +175,7 @@ func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
 	if err := plan.CheckOutputs(ins, store, o.benchArgs.dataDir); err != nil {
 		return nil, badInput{err}
 	}
-	var ops []string
-	for _, p := range plan.Points {
-		ops = sweep.Ops(ops, o.command, p.Settings.Spec)
-	}
-	if w := o.benchArgs.native; w != nil {
-		ops = w.OpNames(o.command)
-	}
-	analysis.SortOpNames(ops)
-	return ops, nil
+	return plan.TableOps(o.command, o.benchArgs.native), nil
 }
 
 // sweepPrinter prints what a sweep tells as it goes: notices and

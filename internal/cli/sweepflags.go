@@ -35,7 +35,7 @@ func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
 	defs := fromDefs(sweep.Flags(sweep.FlagDest{Dims: &o.dims, Repeat: &o.repeat, DiscardFirst: &o.discardFirst,
 		Reload: reload, NoReload: noReload, OutDir: &o.outDir, Knee: &o.knee}))
 	defs = append(defs,
-		findMaxFlag(&o.findMax),
+		fromDef(sweep.FindMaxFlag(&o.findMax)),
 		funcFlag("format", "FORMAT", "the table as text (default), csv or markdown; with csv\nthe knee goes to stderr", true, func(v string) (err error) {
 			o.format, err = parseTableFormat(v)
 			return err
@@ -92,8 +92,8 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	if pa := a.parts; pa != (partition.Given{}) {
 		return nil, badInputf("sweep: --part, --parts, --run-id, --start-at and --barrier-timeout go with load and run: a sweep is not split into parts")
 	}
-	if err := checkFindMax(o); err != nil {
-		return nil, err
+	if err := sweep.CheckFindMax(o.findMax, o.dims, o.command); err != nil {
+		return nil, badInput{err}
 	}
 	if len(o.dims) == 0 && o.repeat < 2 && len(o.findMax) == 0 {
 		return nil, badInputf("sweep: nothing to sweep: give --vary NAME=V1,V2,... (such as --vary threadcount=1,2,4,8) or --repeat N")
