@@ -56,25 +56,9 @@ func runValidate(_ context.Context, args []string, env Env) error {
 	for i, p := range o.params {
 		overrides[i] = native.Parameter{Name: p.key, Value: p.value}
 	}
-	failed := false
-	for _, path := range pos {
-		f, err := native.ReadFile(path)
-		if err != nil {
-			return badInputf("validate: %w", err)
-		}
-		w, err := native.Parse(path, f, overrides)
-		var errs *native.Errors
-		if errors.As(err, &errs) {
-			failed = true
-			for _, line := range errs.Lines() {
-				fmt.Fprintln(env.Stderr, oneLine(line))
-			}
-			continue
-		}
-		if err != nil {
-			return badInputf("validate: %w", err)
-		}
-		fmt.Fprintln(env.Stdout, w.Summary(path))
+	failed, err := native.Validate(pos, overrides, env.Stdout, func(line string) { fmt.Fprintln(env.Stderr, oneLine(line)) })
+	if err != nil {
+		return badInputf("validate: %w", err)
 	}
 	if failed {
 		// The lines above said what is wrong; nothing more to print.

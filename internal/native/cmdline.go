@@ -142,3 +142,30 @@ func count(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// Validate is mongobench validate: it parses each file with the
+// parameters given, writing a valid file's Summary to w and each error
+// of an invalid one to bad. failed says some file had errors; err is a
+// file that could not be read, which ends it.
+func Validate(paths []string, params []Parameter, w io.Writer, bad func(line string)) (failed bool, err error) {
+	for _, path := range paths {
+		data, err := ReadFile(path)
+		if err != nil {
+			return failed, err
+		}
+		f, err := Parse(path, data, params)
+		var errs *Errors
+		if errors.As(err, &errs) {
+			failed = true
+			for _, line := range errs.Lines() {
+				bad(line)
+			}
+			continue
+		}
+		if err != nil {
+			return failed, err
+		}
+		fmt.Fprintln(w, f.Summary(path))
+	}
+	return failed, nil
+}
