@@ -12,20 +12,11 @@ import (
 )
 
 type tpccOptions struct {
-	props         []string
-	dataDir, part string
-	drop, help    bool
+	tpcc.Given
+	help bool
 }
 
-func tpccFlags(o *tpccOptions) []flagDef {
-	return []flagDef{
-		funcFlag("p", "NAME=VALUE", "set a property (see above)", false, func(s string) error { o.props = append(o.props, s); return nil }),
-		textFlag("data-dir", "DIR", "the embedded server's data directory, so that run and check find what load wrote", true, &o.dataDir),
-		textFlag("part", "I/N", "load or check part I of N (from 0): its share of the warehouses", true, &o.part),
-		switchFlag("drop", "load: drop the TPC-C collections first", true, &o.drop),
-		helpFlag(&o.help),
-	}
-}
+func tpccFlags(o *tpccOptions) []flagDef { return append(fromDefs(o.Flags()), helpFlag(&o.help)) }
 
 func tpccHelp() string { return tpcc.Usage + "\n" + flagsHelp(tpccFlags(&tpccOptions{})) }
 
@@ -37,7 +28,7 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 	}
 	phase := args[0]
 	if phase == "run" && !slices.Contains(args[1:], "-h") && !slices.Contains(args[1:], "--help") {
-		return runBench(ctx, "run", tpccRunArgs(args[1:]), env)
+		return runBench(ctx, "run", tpcc.RunArgs(args[1:]), env)
 	}
 	if phase == "-h" || phase == "--help" || phase == "-help" {
 		o.help = true
@@ -55,17 +46,17 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 	if fs.fs.NArg() > 0 {
 		return badInputf("tpcc %s: unexpected argument %q: accepted flags are %s", phase, redact.Arg(fs.fs.Arg(0)), acceptedFlags(defs, true))
 	}
-	if err := checkDataDir(o.dataDir); err != nil {
+	if err := checkDataDir(o.DataDir); err != nil {
 		return err
 	}
-	s, err := tpcc.ResolveSettings(o.props, o.part, env.Getenv)
+	s, err := tpcc.ResolveSettings(o.Props, o.Part, env.Getenv)
 	if err != nil {
 		return badInputf("tpcc: %v", err)
 	}
-	if err := s.CheckDrop(o.drop); err != nil {
+	if err := s.CheckDrop(o.Drop); err != nil {
 		return badInputf("tpcc: %v", err)
 	}
-	client, closeAll, err := tpcc.Open(ctx, s, o.dataDir, env.Stderr)
+	client, closeAll, err := tpcc.Open(ctx, s, o.DataDir, env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -74,7 +65,7 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 	defer iw.close()
 	ctx, cancel := stopContext(ctx, iw.stopped())
 	defer cancel()
-	if err = tpcc.RunPhase(ctx, phase, client, s, o.drop, env.Stdout); errors.Is(err, tpcc.ErrLoaded) {
+	if err = tpcc.RunPhase(ctx, phase, client, s, o.Drop, env.Stdout); errors.Is(err, tpcc.ErrLoaded) {
 		err = badInput{err}
 	}
 	if code := iw.code(); code != 0 {
@@ -90,19 +81,4 @@ func checkRunOperations(cfg *benchConfig) error {
 		return threshold.CheckOperations(cfg.args.thresholds, false, tpcc.OpNames[:])
 	}
 	return checkThresholdOperations(cfg.args.thresholds, cfg.args.native)
-}
-
-// tpccRunArgs are mongobench run's arguments for tpcc run's: TPC-C's
-// workload, a minute unless the arguments say otherwise (-p wins over
-// what comes before it), and --no-check as the property it stands for.
-func tpccRunArgs(args []string) []string {
-	out := []string{"-p", "workload=tpcc", "-p", "maxexecutiontime=60"}
-	for _, a := range args {
-		if a == "--no-check" || a == "-no-check" {
-			out = append(out, "-p", "tpcc.check=false")
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
 }
