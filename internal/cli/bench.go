@@ -10,6 +10,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/interrupt"
 	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/progress"
@@ -76,7 +77,7 @@ func printNotice(w io.Writer) func(bench.Notice) {
 // prepareError is the command's error for a phase that could not be
 // prepared: a stop says so with the signal's exit code, after how far a
 // preload got; a property the preparation refused is bad input.
-func prepareError(err error, env Env, dataDir string, interrupt *interruptWatch) error {
+func prepareError(err error, env Env, dataDir string, sig *interrupt.Watch) error {
 	var stop *bench.Interrupted
 	if errors.As(err, &stop) {
 		if c := stop.Preload; c != nil {
@@ -84,7 +85,7 @@ func prepareError(err error, env Env, dataDir string, interrupt *interruptWatch)
 				fmt.Fprintf(env.Stderr, "mongobench: %s\n", l)
 			}
 		}
-		return exitError{interrupt.code(), fmt.Errorf("interrupted while %s: nothing was measured", stop.Step)}
+		return exitError{sig.Code(), fmt.Errorf("interrupted while %s: nothing was measured", stop.Step)}
 	}
 	var ie bench.InputError
 	if errors.As(err, &ie) || partition.IsConflict(err) {
@@ -109,8 +110,8 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 
 	// A signal before the phase cancels whatever step is under way and
 	// ends the command at once: there is nothing measured to save yet.
-	interrupt := newInterrupt(env.Interrupt)
-	defer interrupt.close()
+	sig := interrupt.New(env.Interrupt)
+	defer sig.Close()
 
 	// The store is opened before the benchmark so that a wrong --store is
 	// reported before any time is spent measuring.
@@ -144,7 +145,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 
 	target := bench.Target{
 		Settings: cfg.Settings, DataDir: cfg.args.dataDir, Drop: cfg.args.drop,
-		Stop: interrupt.stopped(), Grace: stopGrace, Notify: printNotice(env.Stderr),
+		Stop: sig.Stopped(), Grace: stopGrace, Notify: printNotice(env.Stderr),
 		Native: cfg.args.native,
 	}
 	exec := bench.Execution{
@@ -170,7 +171,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	live := threshold.Watch(cfg.args.thresholds, &exec)
 	done, err := bench.Execute(ctx, exec)
 	if err != nil {
-		return prepareError(err, env, cfg.args.dataDir, interrupt)
+		return prepareError(err, env, cfg.args.dataDir, sig)
 	}
 	if err := threshold.Record(cfg.args.thresholds, done.Results, live); err != nil {
 		return err
@@ -195,7 +196,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 	}
 	failure := outs.report(env.Stderr)
-	if code := interrupt.code(); code != 0 {
+	if code := sig.Code(); code != 0 {
 		return exitError{code, errors.New("interrupted: the summary and results cover what ran and are marked partial")}
 	}
 	if failure != nil {

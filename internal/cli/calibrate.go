@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/calibrate"
+	"github.com/mongobench/mongobench/internal/interrupt"
 	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/redact"
 )
@@ -70,14 +71,14 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 	}
 	opts.Progress = env.Stderr
 
-	interrupt := newInterrupt(env.Interrupt)
-	defer interrupt.close()
-	ctx, cancel := stopContext(ctx, interrupt.stopped())
+	sig := interrupt.New(env.Interrupt)
+	defer sig.Close()
+	ctx, cancel := interrupt.Context(ctx, sig.Stopped())
 	defer cancel()
 
 	rep, runErr := calibrate.Run(ctx, opts)
 	if rep == nil {
-		if code := interrupt.code(); code != 0 {
+		if code := sig.Code(); code != 0 {
 			return exitError{code, errors.New("calibrate: interrupted before anything was measured")}
 		}
 		return fmt.Errorf("calibrate: %w", runErr)
@@ -86,7 +87,7 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 	if err := outs.report(env.Stderr); err != nil {
 		return fmt.Errorf("calibrate: %w", err)
 	}
-	if code := interrupt.code(); code != 0 {
+	if code := sig.Code(); code != 0 {
 		return exitError{code, errors.New("calibrate: interrupted: the report covers the points measured before the signal and is marked partial")}
 	}
 	if runErr != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/interrupt"
 	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/promsink"
 	"github.com/mongobench/mongobench/internal/redact"
@@ -39,9 +40,9 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if err := checkSweepInput(o); err != nil {
 		return err
 	}
-	interrupt := newInterrupt(env.Interrupt)
-	defer interrupt.close()
-	plan, err := planSweep(ctx, o, props, env, interrupt)
+	sig := interrupt.New(env.Interrupt)
+	defer sig.Close()
+	plan, err := planSweep(ctx, o, props, env, sig)
 	if err != nil {
 		return err
 	}
@@ -72,7 +73,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	s, err := sweep.Start(ctx, plan, sweep.Config{
 		Repeat: o.repeat, DiscardFirst: o.discardFirst, Reload: o.reload, OutDir: o.outDir,
 		DataDir: a.dataDir, Drop: a.drop, Native: a.native, Limits: a.limits,
-		Grace: stopGrace, Stop: interrupt.stopped(), Store: st, Metrics: metricsSink, MetricsRunID: metricsRunID,
+		Grace: stopGrace, Stop: sig.Stopped(), Store: st, Metrics: metricsSink, MetricsRunID: metricsRunID,
 		Tool:        results.Tool{Name: "mongobench", Version: Version},
 		CommandLine: append([]string{"mongobench", o.command}, redact.Args(o.bench)...),
 		Display:     func() []bench.Sink { return displaySinks(env, a.status) },
@@ -98,7 +99,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	}
 	pr.Knees()
 	pr.finish(st)
-	return sweepOutcome(runErr, s, o, env, interrupt)
+	return sweepOutcome(runErr, s, o, env, sig)
 }
 
 // checkSweepInput refuses, before planning, what a sweep cannot run.
@@ -111,12 +112,12 @@ func checkSweepInput(o *sweepOptions) error {
 
 // planSweep resolves the sweep's points. Planning resolves every point,
 // which takes seconds for thousands: a signal ends it.
-func planSweep(ctx context.Context, o *sweepOptions, props *workload.Properties, env Env, interrupt *interruptWatch) (*sweep.Plan, error) {
+func planSweep(ctx context.Context, o *sweepOptions, props *workload.Properties, env Env, sig *interrupt.Watch) (*sweep.Plan, error) {
 	findMaxDims(o, props)
-	planCtx, stopPlanning := stopContext(ctx, interrupt.stopped())
+	planCtx, stopPlanning := interrupt.Context(ctx, sig.Stopped())
 	plan, err := sweep.NewPlanNative(planCtx, o.command, props, env.Getenv("MONGOBENCH_URL"), o.dims, o.benchArgs.native)
 	stopPlanning()
-	if code := interrupt.code(); code != 0 && err != nil {
+	if code := sig.Code(); code != 0 && err != nil {
 		return nil, exitError{code, errors.New("sweep: interrupted while planning its points: nothing was run")}
 	}
 	if err != nil {
@@ -143,11 +144,11 @@ func serveSweepMetrics(o *sweepOptions, plan *sweep.Plan, env Env) (*promsink.Se
 
 // sweepOutcome is the sweep's error, and so its exit status, once it
 // has run and its table is printed.
-func sweepOutcome(runErr error, s *sweep.Sweep, o *sweepOptions, env Env, interrupt *interruptWatch) error {
+func sweepOutcome(runErr error, s *sweep.Sweep, o *sweepOptions, env Env, sig *interrupt.Watch) error {
 	var ie bench.InputError
 	switch {
 	case errors.Is(runErr, sweep.ErrStopped):
-		code := interrupt.code()
+		code := sig.Code()
 		if code == 0 {
 			code = ExitSIGINT
 		}

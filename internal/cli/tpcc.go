@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mongobench/mongobench/internal/interrupt"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/tpcc"
@@ -61,14 +62,14 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer closeAll()
-	iw := newInterrupt(env.Interrupt)
-	defer iw.close()
-	ctx, cancel := stopContext(ctx, iw.stopped())
+	sig := interrupt.New(env.Interrupt)
+	defer sig.Close()
+	ctx, cancel := interrupt.Context(ctx, sig.Stopped())
 	defer cancel()
 	if err = tpcc.RunPhase(ctx, phase, client, s, o.Drop, env.Stdout); errors.Is(err, tpcc.ErrLoaded) {
 		err = badInput{err}
 	}
-	if code := iw.code(); code != 0 {
+	if code := sig.Code(); code != 0 {
 		return exitError{code: code, err: fmt.Errorf("tpcc %s interrupted", phase)}
 	}
 	return err
