@@ -103,7 +103,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintln(env.Stdout, benchHelp(command))
 		return nil
 	}
-	if err := checkRunOperations(cfg); err != nil {
+	if err := threshold.CheckRun(cfg.args.thresholds, cfg.Spec.TPCC, cfg.args.native); err != nil {
 		return badInput{err}
 	}
 	spec := cfg.Spec
@@ -208,7 +208,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err := out.Failure(); err != nil {
 		return err
 	}
-	return thresholdsFailure(env.Stderr, cfg.args.thresholds, done.Results)
+	return thresholdsExit(threshold.Failure(env.Stderr, cfg.args.thresholds, done.Results))
 }
 
 // writeSummary prints the phase's summary: YCSB's lines, then what the

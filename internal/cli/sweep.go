@@ -15,6 +15,7 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/sweep/sweeptext"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -104,7 +105,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 
 // checkSweepInput refuses, before planning, what a sweep cannot run.
 func checkSweepInput(o *sweepOptions) error {
-	if err := checkThresholdOperations(append(o.benchArgs.thresholds, o.findMax...), o.benchArgs.native); err != nil {
+	if err := threshold.CheckWorkload(append(o.benchArgs.thresholds, o.findMax...), o.benchArgs.native); err != nil {
 		return badInput{err}
 	}
 	return nil
@@ -158,8 +159,8 @@ func sweepOutcome(runErr error, s *sweep.Sweep, o *sweepOptions, env Env, sig *i
 	case runErr == nil && s.Unsaved > 0:
 		// The sweep went on without the store; it still failed at that.
 		return fmt.Errorf("the sweep ran, but %s could not be saved in the results store (above); the results files in %s keep every run", plural(s.Unsaved, "run"), s.Dir)
-	case runErr == nil && len(o.findMax) == 0:
-		return sweepThresholdsFailure(env.Stderr, o.benchArgs.thresholds, s)
+	case runErr == nil && len(o.findMax) == 0 && len(o.benchArgs.thresholds) > 0:
+		return thresholdsExit(s.ThresholdsFailure(env.Stderr))
 	}
 	return runErr
 }

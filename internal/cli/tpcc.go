@@ -8,7 +8,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/interrupt"
 	"github.com/mongobench/mongobench/internal/redact"
-	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/tpcc"
 )
 
@@ -73,13 +72,4 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 		return exitError{code: code, err: fmt.Errorf("tpcc %s interrupted", phase)}
 	}
 	return err
-}
-
-// checkRunOperations checks --threshold's operations against the run's:
-// TPC-C's five transactions, a native workload's, or YCSB's.
-func checkRunOperations(cfg *benchConfig) error {
-	if cfg.Spec.TPCC {
-		return threshold.CheckOperations(cfg.args.thresholds, false, tpcc.OpNames[:])
-	}
-	return checkThresholdOperations(cfg.args.thresholds, cfg.args.native)
 }
