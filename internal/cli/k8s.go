@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/kubejob"
-	"github.com/mongobench/mongobench/internal/workload"
 )
 
 type k8sOptions struct {
@@ -79,18 +78,8 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 	if err != nil {
 		return badInputf("k8s: %v", err)
 	}
-	if err := checkNativeK8s(s, a); err != nil {
-		return err
-	}
-	spec, _, err := workload.Resolve(props, command == "run")
-	if err != nil {
-		return badInputf("k8s: %v", err)
-	}
-	url, hasURL := props.Get("mongodb.url")
-	for _, err := range []error{s.CheckFiles(spec), s.CheckServer(url, hasURL)} {
-		if err != nil {
-			return badInputf("k8s: %w", err)
-		}
+	if err := s.CheckWorkload(command, props, a.native); err != nil {
+		return badInputf("k8s: %w", err)
 	}
 	if err := s.SetCommand(command, rest, defsOf(benchFlags(&benchArgs{})), a.status); err != nil {
 		return badInputf("k8s: %w", err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/mongobench/mongobench/internal/kubejob"
 	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/workload"
 )
@@ -43,16 +42,4 @@ func (a *benchArgs) splitNative() (*workload.Properties, error) {
 		props.Set(p.Key, p.Value, w.Path)
 	}
 	return props, nil
-}
-
-// checkNativeK8s refuses, for k8s, a native workload its parts cannot
-// split (kubejob.Spec.CheckNative).
-func checkNativeK8s(s *kubejob.Spec, a *benchArgs) error {
-	if a.native == nil {
-		return nil
-	}
-	if err := s.CheckNative(a.native, a.command); err != nil {
-		return badInputf("k8s: %w", err)
-	}
-	return nil
 }
