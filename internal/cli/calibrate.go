@@ -8,7 +8,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/calibrate"
 	"github.com/mongobench/mongobench/internal/interrupt"
-	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/redact"
 )
 
@@ -56,18 +55,11 @@ func runCalibrate(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return badInput{err}
 	}
-	if a.JSONPath != "" {
-		// Calibrate keeps no runs, but the store stands where it stands.
-		st := storeFlags{disabled: true}
-		st.fromEnv(env)
-		ins := storeInputs(st)
-		for _, f := range a.Files {
-			ins = append(ins, namedPath{"-P", f})
-		}
-		p := output.Plan{Files: []output.Named{{Flag: "--json", Path: a.JSONPath}}, Inputs: named(ins)}
-		if err := p.Check(); err != nil {
-			return badInput{err}
-		}
+	// Calibrate keeps no runs, but the store stands where it stands.
+	st := storeFlags{disabled: true}
+	st.fromEnv(env)
+	if err := a.CheckOutputs(named(storeInputs(st))); err != nil {
+		return badInput{err}
 	}
 	opts.Progress = env.Stderr
 
