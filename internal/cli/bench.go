@@ -162,7 +162,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		exec.Journal = journal
 	}
 	if runStore != nil {
-		exec.DiskCeilings = func(ctx context.Context) []*results.DiskCeiling { return diskCeilings(ctx, env, runStore) }
+		exec.DiskCeilings = func(ctx context.Context) []*results.DiskCeiling {
+			return runStore.RunCeilings(ctx, func(w string) { warn(env.Stderr, []string{w}) })
+		}
 	}
 	if plan := cfg.plan; plan != nil {
 		bench.ArmPart(plan, &target, &exec, func(msg string) { fmt.Fprintf(env.Stderr, "mongobench: %s\n", msg) })

@@ -7,7 +7,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/disk"
 	"github.com/mongobench/mongobench/internal/redact"
-	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -91,16 +90,4 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf("disk: %w", err)
 	}
 	return nil
-}
-
-// diskCeilings are the ceilings of the newest disk baseline of each
-// device in the store, which a run's diagnosis judges its disk against.
-// A store that cannot say costs the run nothing but that judgement.
-func diskCeilings(ctx context.Context, env Env, st *store.Store) []*results.DiskCeiling {
-	cs, err := st.DiskCeilings(ctx)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "mongobench: warning: the disk baselines could not be read, disks are judged by their utilisation: %v\n", err)
-		return nil
-	}
-	return cs
 }
