@@ -128,7 +128,7 @@ func (a *benchArgs) loadProperties() (*workload.Properties, error) {
 		return nil, err
 	}
 	for _, f := range a.files {
-		p, err := readWorkloadFile(f)
+		p, err := workload.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +140,3 @@ func (a *benchArgs) loadProperties() (*workload.Properties, error) {
 	props.Set("dotransactions", fmt.Sprint(a.command == "run"), "-p")
 	return props, nil
 }
-
-// readWorkloadFile reads a -P file, or a built-in workload.
-var readWorkloadFile = workload.ReadFile
