@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/cmdflag"
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -79,4 +80,19 @@ func (a *Args) Options() (Options, error) {
 		o.Workload = strings.Join(names, "+")
 	}
 	return o, o.Validate()
+}
+
+// CheckOutputs refuses, before anything runs, a --json that cannot be
+// written or would write over an input: a -P file or one of inputs (the
+// results store, which calibrate keeps no runs in but which stands where
+// it stands).
+func (a *Args) CheckOutputs(inputs []output.Named) error {
+	if a.JSONPath == "" {
+		return nil
+	}
+	for _, f := range a.Files {
+		inputs = append(inputs, output.Named{Flag: "-P", Path: f})
+	}
+	p := output.Plan{Files: []output.Named{{Flag: "--json", Path: a.JSONPath}}, Inputs: inputs}
+	return p.Check()
 }

@@ -1,8 +1,12 @@
 package calibrate
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mongobench/mongobench/internal/output"
 )
 
 func TestArgsOptions(t *testing.T) {
@@ -48,4 +52,30 @@ func FuzzCalibrateThreads(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCheckOutputs: --json is refused over a -P file or the store, and
+// nothing is checked without it.
+func TestCheckOutputs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wl := filepath.Join(dir, "wl")
+	if err := os.WriteFile(wl, []byte("recordcount=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	store := []output.Named{{Flag: "results store", Path: filepath.Join(dir, "mongobench.db")}}
+	for _, tt := range []struct {
+		name string
+		a    Args
+		ok   bool
+	}{
+		{"no --json", Args{Files: []string{wl}}, true},
+		{"a new file", Args{JSONPath: filepath.Join(dir, "c.json"), Files: []string{wl}}, true},
+		{"over -P", Args{JSONPath: wl, Files: []string{wl}}, false},
+		{"over the store", Args{JSONPath: store[0].Path}, false},
+	} {
+		if err := tt.a.CheckOutputs(store); (err == nil) != tt.ok {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
 }

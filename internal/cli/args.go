@@ -9,6 +9,7 @@ import (
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/cmdflag"
 	"github.com/mongobench/mongobench/internal/native"
+	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -24,13 +25,13 @@ type benchArgs struct {
 	out         string   // --out
 	dataDir     string   // --data-dir
 	help        bool
-	limits      bench.Limits // --max-errors, --max-error-rate
-	drop        bool         // --drop
-	metricsAddr string       // --metrics-addr
-	store       storeFlags   // --store, --no-store
-	parts       partArgs     // --part, --parts, --run-id, --start-at, --barrier-timeout
-	raw         []string     // the arguments as given, for the results file
-	native      *native.File // a native workload among the -P files (native.go)
+	limits      bench.Limits    // --max-errors, --max-error-rate
+	drop        bool            // --drop
+	metricsAddr string          // --metrics-addr
+	store       storeFlags      // --store, --no-store
+	parts       partition.Given // --part, --parts, --run-id, --start-at, --barrier-timeout
+	raw         []string        // the arguments as given, for the results file
+	native      *native.File    // a native workload among the -P files (native.go)
 
 	thresholds []threshold.Threshold // --threshold
 }
@@ -127,7 +128,7 @@ func (a *benchArgs) loadProperties() (*workload.Properties, error) {
 		return nil, err
 	}
 	for _, f := range a.files {
-		p, err := readWorkloadFile(f)
+		p, err := workload.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
@@ -139,6 +140,3 @@ func (a *benchArgs) loadProperties() (*workload.Properties, error) {
 	props.Set("dotransactions", fmt.Sprint(a.command == "run"), "-p")
 	return props, nil
 }
-
-// readWorkloadFile reads a -P file, or a built-in workload.
-var readWorkloadFile = workload.ReadFile

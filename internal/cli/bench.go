@@ -10,6 +10,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/export"
+	"github.com/mongobench/mongobench/internal/interrupt"
 	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/progress"
@@ -54,29 +55,12 @@ func resolveBench(command string, args []string, env Env) (*benchConfig, error) 
 	if err != nil {
 		return nil, badInput{err}
 	}
-	spec, warnings, err := bench.ResolveSpec(command, props)
+	r, warnings, err := bench.Resolve(command, props, a.out, a.parts, env.Getenv)
 	warn(env.Stderr, warnings)
 	if err != nil {
 		return nil, badInput{err}
 	}
-	cfg := &benchConfig{args: a}
-	exporter, _ := props.Get("exporter")
-	if cfg.exporter, err = export.ParseExporter(exporter); err != nil {
-		return nil, badInput{err}
-	}
-	if err := bench.CheckSpecOutputs(spec, a.out); err != nil {
-		return nil, badInput{err}
-	}
-	settings, warnings, err := bench.ResolveSettings(command, props, spec, env.Getenv("MONGOBENCH_URL"))
-	warn(env.Stderr, warnings)
-	if err != nil {
-		return nil, badInput{err}
-	}
-	cfg.Settings = settings
-	if cfg.plan, err = resolvePart(command, &a.parts, props, spec, settings.URL, env); err != nil {
-		return nil, err
-	}
-	return cfg, nil
+	return &benchConfig{Settings: r.Settings, args: a, exporter: r.Exporter, plan: r.Part}, nil
 }
 
 // printNotice prints what a phase has to say as mongobench's.
@@ -93,7 +77,7 @@ func printNotice(w io.Writer) func(bench.Notice) {
 // prepareError is the command's error for a phase that could not be
 // prepared: a stop says so with the signal's exit code, after how far a
 // preload got; a property the preparation refused is bad input.
-func prepareError(err error, env Env, dataDir string, interrupt *interruptWatch) error {
+func prepareError(err error, env Env, dataDir string, sig *interrupt.Watch) error {
 	var stop *bench.Interrupted
 	if errors.As(err, &stop) {
 		if c := stop.Preload; c != nil {
@@ -101,7 +85,7 @@ func prepareError(err error, env Env, dataDir string, interrupt *interruptWatch)
 				fmt.Fprintf(env.Stderr, "mongobench: %s\n", l)
 			}
 		}
-		return exitError{interrupt.code(), fmt.Errorf("interrupted while %s: nothing was measured", stop.Step)}
+		return exitError{sig.Code(), fmt.Errorf("interrupted while %s: nothing was measured", stop.Step)}
 	}
 	var ie bench.InputError
 	if errors.As(err, &ie) || partition.IsConflict(err) {
@@ -119,15 +103,15 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		fmt.Fprintln(env.Stdout, benchHelp(command))
 		return nil
 	}
-	if err := checkRunOperations(cfg); err != nil {
+	if err := threshold.CheckRun(cfg.args.thresholds, cfg.Spec.TPCC, cfg.args.native); err != nil {
 		return badInput{err}
 	}
 	spec := cfg.Spec
 
 	// A signal before the phase cancels whatever step is under way and
 	// ends the command at once: there is nothing measured to save yet.
-	interrupt := newInterrupt(env.Interrupt)
-	defer interrupt.close()
+	sig := interrupt.New(env.Interrupt)
+	defer sig.Close()
 
 	// The store is opened before the benchmark so that a wrong --store is
 	// reported before any time is spent measuring.
@@ -161,7 +145,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 
 	target := bench.Target{
 		Settings: cfg.Settings, DataDir: cfg.args.dataDir, Drop: cfg.args.drop,
-		Stop: interrupt.stopped(), Grace: stopGrace, Notify: printNotice(env.Stderr),
+		Stop: sig.Stopped(), Grace: stopGrace, Notify: printNotice(env.Stderr),
 		Native: cfg.args.native,
 	}
 	exec := bench.Execution{
@@ -178,7 +162,9 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		exec.Journal = journal
 	}
 	if runStore != nil {
-		exec.DiskCeilings = func(ctx context.Context) []*results.DiskCeiling { return diskCeilings(ctx, env, runStore) }
+		exec.DiskCeilings = func(ctx context.Context) []*results.DiskCeiling {
+			return runStore.RunCeilings(ctx, func(w string) { warn(env.Stderr, []string{w}) })
+		}
 	}
 	if plan := cfg.plan; plan != nil {
 		bench.ArmPart(plan, &target, &exec, func(msg string) { fmt.Fprintf(env.Stderr, "mongobench: %s\n", msg) })
@@ -187,7 +173,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	live := threshold.Watch(cfg.args.thresholds, &exec)
 	done, err := bench.Execute(ctx, exec)
 	if err != nil {
-		return prepareError(err, env, cfg.args.dataDir, interrupt)
+		return prepareError(err, env, cfg.args.dataDir, sig)
 	}
 	if err := threshold.Record(cfg.args.thresholds, done.Results, live); err != nil {
 		return err
@@ -212,7 +198,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 		}
 	}
 	failure := outs.report(env.Stderr)
-	if code := interrupt.code(); code != 0 {
+	if code := sig.Code(); code != 0 {
 		return exitError{code, errors.New("interrupted: the summary and results cover what ran and are marked partial")}
 	}
 	if failure != nil {
@@ -224,7 +210,7 @@ func runBench(ctx context.Context, command string, args []string, env Env) error
 	if err := out.Failure(); err != nil {
 		return err
 	}
-	return thresholdsFailure(env.Stderr, cfg.args.thresholds, done.Results)
+	return thresholdsExit(threshold.Failure(env.Stderr, cfg.args.thresholds, done.Results))
 }
 
 // writeSummary prints the phase's summary: YCSB's lines, then what the

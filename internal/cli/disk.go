@@ -7,20 +7,8 @@ import (
 
 	"github.com/mongobench/mongobench/internal/disk"
 	"github.com/mongobench/mongobench/internal/redact"
-	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
-
-const diskAbout = `usage: mongobench disk [--dir D] [--size S] [--runtime T] [--store PATH]
-
-Measures the disk directory D lives on with fio (the Debian package fio):
-random 4 KiB reads and writes at queue depths 1, 8 and 32, sequential 1 MiB
-reads and writes, each with its IOPS, MB/s and latency percentiles. The
-baseline is kept in the results store beside the runs; the runs on that disk
-are judged against its ceiling ([DIAGNOSIS]), and the report shows how much
-of it each run used. Point D at the disk the database lives on.
-
-flags:`
 
 type diskArgs struct {
 	opts  disk.Options
@@ -36,7 +24,7 @@ func diskFlags(a *diskArgs) []flagDef {
 }
 
 func diskHelp() string {
-	return diskAbout + "\n" + flagsHelp(diskFlags(&diskArgs{}))
+	return disk.Usage + "\n" + flagsHelp(diskFlags(&diskArgs{}))
 }
 
 func parseDiskArgs(args []string) (*diskArgs, error) {
@@ -90,36 +78,16 @@ func runDisk(ctx context.Context, args []string, env Env) error {
 		}
 		defer st.Close()
 	}
-	fmt.Fprintf(env.Stderr, "mongobench: measuring the disk of %s with fio: %d tests of %s each\n",
-		a.opts.Dir, a.opts.Tests(), a.opts.Runtime)
-	b, err := disk.Measure(ctx, a.opts)
+	var keep disk.Keeper
+	if st != nil {
+		keep = st
+	}
+	err = disk.Run(ctx, a.opts, keep, env.Stdout, env.Stderr)
 	switch {
 	case errors.Is(err, disk.ErrNoBlockDevice), errors.Is(err, disk.ErrDirNotWritable):
 		return badInput{fmt.Errorf("disk: --dir %w", err)}
 	case err != nil:
 		return fmt.Errorf("disk: %w", err)
 	}
-	// A baseline measured in full is kept even when a signal comes now.
-	ctx = context.WithoutCancel(ctx)
-	fmt.Fprint(env.Stdout, disk.Table(b))
-	if st != nil {
-		id, err := st.SaveDiskBaseline(ctx, b)
-		if err != nil {
-			return fmt.Errorf("disk: the baseline was measured but not kept: %w", err)
-		}
-		fmt.Fprintf(env.Stderr, "mongobench: saved as disk baseline %d of %s in %s\n", id, disk.DeviceName(b.Device), st.Path())
-	}
 	return nil
-}
-
-// diskCeilings are the ceilings of the newest disk baseline of each
-// device in the store, which a run's diagnosis judges its disk against.
-// A store that cannot say costs the run nothing but that judgement.
-func diskCeilings(ctx context.Context, env Env, st *store.Store) []*results.DiskCeiling {
-	cs, err := st.DiskCeilings(ctx)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "mongobench: warning: the disk baselines could not be read, disks are judged by their utilisation: %v\n", err)
-		return nil
-	}
-	return cs
 }

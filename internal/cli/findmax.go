@@ -7,37 +7,8 @@ import (
 	"github.com/mongobench/mongobench/internal/findmax"
 	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/sweep/sweeptext"
-	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 )
-
-// findMaxFlag is sweep's --find-max: the objective, in --threshold's
-// grammar, repeatable.
-func findMaxFlag(dest *[]threshold.Threshold) flagDef {
-	return funcFlag("find-max", "LIMIT", "search -target for the highest rate that meets LIMIT (--threshold's\ngrammar, repeatable), such as 'READ:p(99)<10ms', achieving 95% of\nthe target, the median operation under 10 ms behind schedule: doubles or halves from -target\n(default 1000), bisects to within 10%, runs the answer twice more", true, func(v string) error {
-		t, err := threshold.Parse(v)
-		if err != nil {
-			return errors.New("--find-max: " + err.Error())
-		}
-		*dest = append(*dest, t)
-		return nil
-	})
-}
-
-// checkFindMax refuses what a search cannot do: it varies -target
-// itself, one configuration at a time.
-func checkFindMax(o *sweepOptions) error {
-	if len(o.findMax) == 0 {
-		return nil
-	}
-	if len(o.dims) > 0 {
-		return badInputf("sweep: --find-max searches -target itself, in one configuration: give no --vary (run one search per configuration)")
-	}
-	if o.command != "run" {
-		return badInputf("sweep: --find-max searches the rate of a run phase: use sweep run")
-	}
-	return nil
-}
 
 // findMaxDims makes -target the sweep's one varied property, starting
 // where -target (or -p target) says.

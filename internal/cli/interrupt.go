@@ -9,19 +9,6 @@ import (
 	"github.com/mongobench/mongobench/internal/interrupt"
 )
 
-// interruptWatch is interrupt.Watch under the names cli's commands use.
-type interruptWatch struct{ *interrupt.Watch }
-
-func newInterrupt(signals <-chan int) *interruptWatch {
-	return &interruptWatch{interrupt.New(signals)}
-}
-
-func (w *interruptWatch) stopped() <-chan struct{} { return w.Stopped() }
-func (w *interruptWatch) code() int                { return w.Code() }
-func (w *interruptWatch) close()                   { w.Close() }
-
-var stopContext = interrupt.Context
-
 // ctxWriter is interrupt.Writer.
 type ctxWriter struct {
 	ctx context.Context

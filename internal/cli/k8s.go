@@ -5,20 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/kubejob"
-	"github.com/mongobench/mongobench/internal/workload"
 )
-
-const k8sAbout = `usage: mongobench k8s --parts N --image IMAGE --results-claim CLAIM [flags] load|run mongodb [load/run flags]
-
-Prints a Kubernetes manifest that runs the load or run as N parts on N
-nodes: an Indexed Job (the completion index is the part; every part on a
-node of its own), a ConfigMap with the -P files that are not built in, and
-a pod to copy the parts' results files from. Each part writes its results
-file to the ReadWriteMany claim CLAIM; the comments at the top say how to
-apply it, collect the files and merge them. The server's URL comes from
--p mongodb.url (without a password) or from a Secret (--url-secret).
-
-flags:`
 
 type k8sOptions struct {
 	spec kubejob.Spec
@@ -29,7 +16,7 @@ func k8sFlags(o *k8sOptions) []flagDef {
 	return append(fromDefs(o.spec.Flags()), helpFlag(&o.help))
 }
 
-func k8sHelp() string { return k8sAbout + "\n" + flagsHelp(k8sFlags(&k8sOptions{})) }
+func k8sHelp() string { return kubejob.Usage + "\n" + flagsHelp(k8sFlags(&k8sOptions{})) }
 
 // runK8s is "mongobench k8s".
 func runK8s(_ context.Context, args []string, env Env) error {
@@ -91,18 +78,8 @@ func podCommand(s *kubejob.Spec, cmd []string) error {
 	if err != nil {
 		return badInputf("k8s: %v", err)
 	}
-	if err := checkNativeK8s(s, a); err != nil {
-		return err
-	}
-	spec, _, err := workload.Resolve(props, command == "run")
-	if err != nil {
-		return badInputf("k8s: %v", err)
-	}
-	url, hasURL := props.Get("mongodb.url")
-	for _, err := range []error{s.CheckFiles(spec), s.CheckServer(url, hasURL)} {
-		if err != nil {
-			return badInputf("k8s: %w", err)
-		}
+	if err := s.CheckWorkload(command, props, a.native); err != nil {
+		return badInputf("k8s: %w", err)
 	}
 	if err := s.SetCommand(command, rest, defsOf(benchFlags(&benchArgs{})), a.status); err != nil {
 		return badInputf("k8s: %w", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/sweep/sweeptext"
 	"github.com/mongobench/mongobench/internal/threshold"
 
 	"github.com/mongobench/mongobench/internal/golden"
@@ -139,11 +140,14 @@ func TestFindMaxSaysNoRateLine(t *testing.T) {
 		findMax []threshold.Threshold
 		lines   int
 	}{{nil, 1}, {[]threshold.Threshold{{Op: threshold.Overall}}, 0}} {
-		pr := &sweepPrinter{env: Env{Stderr: io.Discard}, o: &sweepOptions{findMax: tc.findMax},
-			plan: &sweep.Plan{X: "target", Varied: []string{"target"}, Series: []*sweep.Series{{}}}, sweep: &sweep.Sweep{ID: "s"}}
+		var out strings.Builder
+		pr := &sweeptext.Progress{Stdout: &out, Stderr: io.Discard, FindMax: tc.findMax != nil,
+			Plan: &sweep.Plan{X: "target", Varied: []string{"target"}, Series: []*sweep.Series{{}}}, Sweep: &sweep.Sweep{ID: "s"}}
 		pr.SeriesDone(&sweep.Series{}, done)
-		if len(pr.knees) != tc.lines || (tc.lines == 1 && !strings.HasPrefix(pr.knees[0], "rate: ")) {
-			t.Errorf("find-max %v: lines %q, want %d rate line", tc.findMax != nil, pr.knees, tc.lines)
+		pr.Knees()
+		knees := strings.Fields(strings.TrimSpace(out.String()))
+		if lines := strings.Count(out.String(), "\n") / 2; lines != tc.lines || (tc.lines == 1 && knees[0] != "rate:") {
+			t.Errorf("find-max %v: printed %q, want %d rate line", tc.findMax != nil, out.String(), tc.lines)
 		}
 	}
 }

@@ -55,39 +55,10 @@ func runServer(ctx context.Context, args []string, env Env) error {
 		return badInputf("server: %w", err)
 	}
 	if o.null {
-		return runNullServer(ctx, o.addr, env)
+		return nullserver.Serve(ctx, o.addr, env.Interrupt, env.Stdout, env.Stderr)
 	}
 	if err := checkDataDir(o.dataDir); err != nil {
 		return err
 	}
-	srv, err := embedded.Start(ctx, embedded.Options{Addr: o.addr, DataDir: o.dataDir})
-	if err != nil {
-		return fmt.Errorf("cannot start the embedded server on %s: %w", o.addr, err)
-	}
-	defer srv.Close()
-	fmt.Fprintf(env.Stderr, "mongobench: embedded server listening at %s (data in %s, log in %s); Ctrl-C stops it\n", srv.URI(), srv.DataDir(), srv.LogPath())
-	select {
-	case <-ctx.Done():
-	case <-env.Interrupt:
-	}
-	fmt.Fprintln(env.Stderr, "mongobench: embedded server stopped")
-	return nil
-}
-
-// runNullServer serves the null server. Its first line on stdout is the
-// URI alone, so a parent process (calibrate) can read where it listens.
-func runNullServer(ctx context.Context, addr string, env Env) error {
-	srv, err := nullserver.Start(addr)
-	if err != nil {
-		return fmt.Errorf("cannot start the null server on %s: %w", addr, err)
-	}
-	defer srv.Close()
-	fmt.Fprintln(env.Stdout, srv.URI())
-	fmt.Fprintf(env.Stderr, "mongobench: null server listening at %s; every request is answered at once; Ctrl-C stops it\n", srv.URI())
-	select {
-	case <-ctx.Done():
-	case <-env.Interrupt:
-	}
-	fmt.Fprintf(env.Stderr, "mongobench: null server stopped after %d requests\n", srv.Requests())
-	return nil
+	return embedded.Serve(ctx, embedded.Options{Addr: o.addr, DataDir: o.dataDir}, env.Interrupt, env.Stderr)
 }

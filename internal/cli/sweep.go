@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/interrupt"
 	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/promsink"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 	"github.com/mongobench/mongobench/internal/sweep"
+	"github.com/mongobench/mongobench/internal/sweep/sweeptext"
+	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/workload"
 )
 
@@ -39,13 +41,14 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	if err := checkSweepInput(o); err != nil {
 		return err
 	}
-	interrupt := newInterrupt(env.Interrupt)
-	defer interrupt.close()
-	plan, err := planSweep(ctx, o, props, env, interrupt)
+	sig := interrupt.New(env.Interrupt)
+	defer sig.Close()
+	plan, err := planSweep(ctx, o, props, env, sig)
 	if err != nil {
 		return err
 	}
-	pr := &sweepPrinter{env: env, o: o, plan: plan}
+	pr := &sweepPrinter{env: env, format: o.format, Progress: &sweeptext.Progress{Stdout: env.Stdout, Stderr: env.Stderr,
+		Plan: plan, FindMax: len(o.findMax) > 0, Reload: o.reload, Knee: o.knee, CSV: o.format == csvFormat}}
 	if pr.ops, err = checkSweepOutputs(o, plan); err != nil {
 		return err
 	}
@@ -71,7 +74,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	s, err := sweep.Start(ctx, plan, sweep.Config{
 		Repeat: o.repeat, DiscardFirst: o.discardFirst, Reload: o.reload, OutDir: o.outDir,
 		DataDir: a.dataDir, Drop: a.drop, Native: a.native, Limits: a.limits,
-		Grace: stopGrace, Stop: interrupt.stopped(), Store: st, Metrics: metricsSink, MetricsRunID: metricsRunID,
+		Grace: stopGrace, Stop: sig.Stopped(), Store: st, Metrics: metricsSink, MetricsRunID: metricsRunID,
 		Tool:        results.Tool{Name: "mongobench", Version: Version},
 		CommandLine: append([]string{"mongobench", o.command}, redact.Args(o.bench)...),
 		Display:     func() []bench.Sink { return displaySinks(env, a.status) },
@@ -87,7 +90,7 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer s.Close()
-	pr.sweep = s
+	pr.Sweep = s
 	pr.start()
 	var runErr error
 	if len(o.findMax) > 0 {
@@ -95,14 +98,14 @@ func runSweep(ctx context.Context, args []string, env Env) error {
 	} else {
 		runErr = s.Run(ctx)
 	}
-	pr.printKnees()
+	pr.Knees()
 	pr.finish(st)
-	return sweepOutcome(runErr, s, o, env, interrupt)
+	return sweepOutcome(runErr, s, o, env, sig)
 }
 
 // checkSweepInput refuses, before planning, what a sweep cannot run.
 func checkSweepInput(o *sweepOptions) error {
-	if err := checkThresholdOperations(append(o.benchArgs.thresholds, o.findMax...), o.benchArgs.native); err != nil {
+	if err := threshold.CheckWorkload(append(o.benchArgs.thresholds, o.findMax...), o.benchArgs.native); err != nil {
 		return badInput{err}
 	}
 	return nil
@@ -110,12 +113,12 @@ func checkSweepInput(o *sweepOptions) error {
 
 // planSweep resolves the sweep's points. Planning resolves every point,
 // which takes seconds for thousands: a signal ends it.
-func planSweep(ctx context.Context, o *sweepOptions, props *workload.Properties, env Env, interrupt *interruptWatch) (*sweep.Plan, error) {
+func planSweep(ctx context.Context, o *sweepOptions, props *workload.Properties, env Env, sig *interrupt.Watch) (*sweep.Plan, error) {
 	findMaxDims(o, props)
-	planCtx, stopPlanning := stopContext(ctx, interrupt.stopped())
+	planCtx, stopPlanning := interrupt.Context(ctx, sig.Stopped())
 	plan, err := sweep.NewPlanNative(planCtx, o.command, props, env.Getenv("MONGOBENCH_URL"), o.dims, o.benchArgs.native)
 	stopPlanning()
-	if code := interrupt.code(); code != 0 && err != nil {
+	if code := sig.Code(); code != 0 && err != nil {
 		return nil, exitError{code, errors.New("sweep: interrupted while planning its points: nothing was run")}
 	}
 	if err != nil {
@@ -142,11 +145,11 @@ func serveSweepMetrics(o *sweepOptions, plan *sweep.Plan, env Env) (*promsink.Se
 
 // sweepOutcome is the sweep's error, and so its exit status, once it
 // has run and its table is printed.
-func sweepOutcome(runErr error, s *sweep.Sweep, o *sweepOptions, env Env, interrupt *interruptWatch) error {
+func sweepOutcome(runErr error, s *sweep.Sweep, o *sweepOptions, env Env, sig *interrupt.Watch) error {
 	var ie bench.InputError
 	switch {
 	case errors.Is(runErr, sweep.ErrStopped):
-		code := interrupt.code()
+		code := sig.Code()
 		if code == 0 {
 			code = ExitSIGINT
 		}
@@ -156,15 +159,15 @@ func sweepOutcome(runErr error, s *sweep.Sweep, o *sweepOptions, env Env, interr
 	case runErr == nil && s.Unsaved > 0:
 		// The sweep went on without the store; it still failed at that.
 		return fmt.Errorf("the sweep ran, but %s could not be saved in the results store (above); the results files in %s keep every run", plural(s.Unsaved, "run"), s.Dir)
-	case runErr == nil && len(o.findMax) == 0:
-		return sweepThresholdsFailure(env.Stderr, o.benchArgs.thresholds, s)
+	case runErr == nil && len(o.findMax) == 0 && len(o.benchArgs.thresholds) > 0:
+		return thresholdsExit(s.ThresholdsFailure(env.Stderr))
 	}
 	return runErr
 }
 
 // checkSweepOutputs refuses, before anything runs, what the sweep could
 // not write (sweep.Plan.CheckOutputs); it returns the operations the
-// sweep's table has columns for.
+// sweep's table has columns for (sweep.Plan.TableOps).
 func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
 	ins := append(output.Existing("-P", o.benchArgs.files), named(storeInputs(o.store))...)
 	store := ""
@@ -174,75 +177,29 @@ func checkSweepOutputs(o *sweepOptions, plan *sweep.Plan) ([]string, error) {
 	if err := plan.CheckOutputs(ins, store, o.benchArgs.dataDir); err != nil {
 		return nil, badInput{err}
 	}
-	var ops []string
-	for _, p := range plan.Points {
-		ops = sweep.Ops(ops, o.command, p.Settings.Spec)
-	}
-	if w := o.benchArgs.native; w != nil {
-		ops = nativeOps(w, o.command)
-	}
-	analysis.SortOpNames(ops)
-	return ops, nil
+	return plan.TableOps(o.command, o.benchArgs.native), nil
 }
 
 // sweepPrinter prints what a sweep tells as it goes: notices and
-// progress on stderr, the table on stdout.
+// progress on stderr (sweeptext.Progress), the table on stdout.
 type sweepPrinter struct {
-	env   Env
-	o     *sweepOptions
-	plan  *sweep.Plan
-	sweep *sweep.Sweep
-	ops   []string
-	table *sweepTable
-	knees []string
+	*sweeptext.Progress
+	env    Env
+	format tableFormat
+	ops    []string
+	table  *sweepTable
 }
 
 var _ sweep.Events = (*sweepPrinter)(nil)
 
 // start says what the sweep will do and prints the table's header.
 func (pr *sweepPrinter) start() {
-	s, env := pr.sweep, pr.env
-	what := plural(pr.plan.Planned, "point")
-	if pr.plan.Planned == 0 {
-		what = "threadcount=auto"
-	}
-	if len(pr.o.findMax) > 0 {
-		what = "find-max over target"
-	}
-	if w := sweep.NoReloadWarning(pr.plan, pr.o.reload); w != "" {
-		fmt.Fprintf(env.Stderr, "mongobench: warning: %s\n", w)
-	}
-	fmt.Fprintf(env.Stderr, "mongobench: sweep %s: %s × %s; results files in %s\n", s.ID, what, plural(s.Trials(), "trial"), s.Dir)
-	if pr.plan.Kind == analysis.IntendedLatency {
-		fmt.Fprintf(env.Stderr, "mongobench: sweep %s: the table's latencies are %s\n", s.ID, pr.plan.Kind)
-	}
-	for _, d := range pr.plan.Dims {
-		for _, v := range d.Values {
-			if name, ok := pr.plan.SecretName(d.Name, v); ok {
-				fmt.Fprintf(env.Stderr, "mongobench: sweep %s: %s=%s is %s\n", s.ID, d.Name, name, redact.URL(v))
-			}
-		}
-	}
-	pr.table = newSweepTable(env.Stdout, pr.o.format, pr.plan, pr.ops)
+	pr.Start()
+	pr.table = newSweepTable(pr.env.Stdout, pr.format, pr.Plan, pr.ops)
 	pr.table.header()
 }
 
 func (pr *sweepPrinter) Notice(n bench.Notice) { printNotice(pr.env.Stderr)(n) }
-
-func (pr *sweepPrinter) TrialStarts(p *sweep.Point, trial, total int, warm bool) {
-	where := fmt.Sprintf("point %d", p.Index)
-	if pr.plan.Planned > 0 {
-		where += fmt.Sprintf("/%d", pr.plan.Planned)
-	}
-	if p.Label != "" {
-		where += " (" + p.Label + ")"
-	}
-	what := fmt.Sprintf("trial %d/%d", trial, total)
-	if warm {
-		what += " (warm-up)"
-	}
-	fmt.Fprintf(pr.env.Stderr, "mongobench: sweep %s: %s, %s starts\n", pr.sweep.ID, where, what)
-}
 
 func (pr *sweepPrinter) TrialDone(p *sweep.Point, t sweep.Trial, err error) {
 	pr.table.trialRow(p, t, trialNote(t, err))
@@ -250,52 +207,14 @@ func (pr *sweepPrinter) TrialDone(p *sweep.Point, t sweep.Trial, err error) {
 
 func (pr *sweepPrinter) PointDone(p *sweep.Point, trials []sweep.Trial) { pr.table.meanRow(p, trials) }
 
-func (pr *sweepPrinter) SeriesDone(sr *sweep.Series, done []sweep.PointResult) {
-	k, c := pr.plan.SeriesNotes(pr.o.knee, sr, done)
-	// A find-max search says its own answer after its steps; the rate
-	// sweep's verdict, which judges by other rules (every target kept),
-	// would read as a contradiction of it.
-	if k != "" && len(pr.o.findMax) == 0 {
-		pr.knees = append(pr.knees, k)
-	}
-	if c != "" {
-		fmt.Fprintf(pr.env.Stderr, "mongobench: warning: sweep %s: %s\n", pr.sweep.ID, c)
-	}
-}
-
-// printKnees prints the knees found, after the table.
-func (pr *sweepPrinter) printKnees() {
-	switch {
-	case len(pr.knees) > 0 && pr.o.format == csvFormat:
-		// Stdout is the table alone, for a spreadsheet to read.
-		for _, k := range pr.knees {
-			fmt.Fprintf(pr.env.Stderr, "mongobench: sweep %s: %s\n", pr.sweep.ID, k)
-		}
-	case len(pr.knees) > 0:
-		fmt.Fprintln(pr.env.Stdout)
-		for _, k := range pr.knees {
-			fmt.Fprintln(pr.env.Stdout, k)
-		}
-	}
-}
-
 // finish says where everything went.
 func (pr *sweepPrinter) finish(st *store.Store) {
-	s := pr.sweep
-	runs := 0
+	runs, path := 0, ""
 	if pr.table != nil {
 		runs = pr.table.rows
 	}
-	where := "results files in " + s.Dir
-	if len(s.IDs) > 0 {
-		where += ", " + idList(s.IDs) + " in " + st.Path()
+	if st != nil {
+		path = st.Path()
 	}
-	fmt.Fprintf(pr.env.Stderr, "mongobench: sweep %s: %s; %s\n", s.ID, plural(runs, "run"), where)
-	if runs > 0 {
-		ref := s.Dir
-		if len(s.IDs) > 0 {
-			ref = store.SweepPrefix + s.ID
-		}
-		fmt.Fprintf(pr.env.Stderr, "mongobench: mongobench report %s -o report.html makes its report\n", ref)
-	}
+	pr.Finish(runs, path)
 }

@@ -5,24 +5,11 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/cmdflag"
+	"github.com/mongobench/mongobench/internal/partition"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/threshold"
-	"github.com/mongobench/mongobench/internal/workload"
 )
-
-const sweepAbout = `usage: mongobench sweep [run|load] mongodb [load/run flags] --vary NAME=V1,V2,... [flags]
-
-Runs the same benchmark at every point of a series: the load/run command line
-plus what varies. Each finished run adds a row to the table on stdout; each
-run's results file goes to --out-dir and into the results store.
-
-flags:
-%s
-The command is run unless load is given. With no mongodb.url one embedded
-server serves the whole sweep, and the data is loaded before the first point.
-Ctrl-C stops the sweep after the current run, whose results are kept, marked
-partial.`
 
 type sweepOptions struct {
 	command      string     // run | load
@@ -47,7 +34,7 @@ func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
 	defs := fromDefs(sweep.Flags(sweep.FlagDest{Dims: &o.dims, Repeat: &o.repeat, DiscardFirst: &o.discardFirst,
 		Reload: reload, NoReload: noReload, OutDir: &o.outDir, Knee: &o.knee}))
 	defs = append(defs,
-		findMaxFlag(&o.findMax),
+		fromDef(sweep.FindMaxFlag(&o.findMax)),
 		funcFlag("format", "FORMAT", "the table as text (default), csv or markdown; with csv\nthe knee goes to stderr", true, func(v string) (err error) {
 			o.format, err = parseTableFormat(v)
 			return err
@@ -59,7 +46,7 @@ func sweepFlags(o *sweepOptions, reload, noReload *bool) []flagDef {
 func sweepHelp() string {
 	var reload, noReload bool
 	o := &sweepOptions{}
-	return fmt.Sprintf(sweepAbout, flagsHelp(append(sweepFlags(o, &reload, &noReload), helpFlag(&o.help))))
+	return fmt.Sprintf(sweep.Usage, flagsHelp(append(sweepFlags(o, &reload, &noReload), helpFlag(&o.help))))
 }
 
 // parseSweepArgs takes sweep's own flags out of args, wherever they are,
@@ -101,11 +88,11 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	if a.out != "" {
 		return nil, badInputf("sweep: --out names one results file, and a sweep writes one per run: use --out-dir DIR")
 	}
-	if pa := a.parts; pa != (partArgs{}) {
+	if pa := a.parts; pa != (partition.Given{}) {
 		return nil, badInputf("sweep: --part, --parts, --run-id, --start-at and --barrier-timeout go with load and run: a sweep is not split into parts")
 	}
-	if err := checkFindMax(o); err != nil {
-		return nil, err
+	if err := sweep.CheckFindMax(o.findMax, o.dims, o.command); err != nil {
+		return nil, badInput{err}
 	}
 	if len(o.dims) == 0 && o.repeat < 2 && len(o.findMax) == 0 {
 		return nil, badInputf("sweep: nothing to sweep: give --vary NAME=V1,V2,... (such as --vary threadcount=1,2,4,8) or --repeat N")
@@ -119,11 +106,5 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 // parseFraction reads a knee threshold (sweep.ParseFraction).
 var parseFraction = sweep.ParseFraction
 
-// parseAlpha reads --alpha, a significance level strictly between 0 and 1.
-func parseAlpha(v string) (float64, error) {
-	f, err := workload.ParseFloat(v, 0, 1)
-	if err != nil || f == 0 || f == 1 {
-		return 0, fmt.Errorf("--alpha %q is invalid: expected a significance level between 0 and 1, such as 0.05", v)
-	}
-	return f, nil
-}
+// parseAlpha reads --alpha (stats.ParseAlpha).
+var parseAlpha = stats.ParseAlpha

@@ -16,5 +16,3 @@ const (
 func parseTableFormat(v string) (tableFormat, error) { return texttable.ParseFormat(v) }
 
 func plural(n int, word string) string { return texttable.Plural(n, word) }
-
-func idList(ids []int64) string { return texttable.IDList(ids) }

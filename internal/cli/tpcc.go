@@ -6,55 +6,19 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mongobench/mongobench/internal/embedded"
+	"github.com/mongobench/mongobench/internal/interrupt"
 	"github.com/mongobench/mongobench/internal/redact"
-	"github.com/mongobench/mongobench/internal/threshold"
 	"github.com/mongobench/mongobench/internal/tpcc"
 )
 
-const tpccAbout = `usage: mongobench tpcc load|run|check [flags] [-p NAME=VALUE ...]
-
-TPC-C as py-tpcc and its paper (Kamsky, PVLDB 2019) adapt it to MongoDB
-(docs/explanation/tpcc.md). load writes the warehouses. run is mongobench
-run -p workload=tpcc: it takes run's flags (-threads, -target, --out, ...)
-and adds tpmC and each transaction's retries, aborts and rollbacks; then,
-unless --no-check, it checks consistency conditions 1-4, as check does.
-A broken condition exits 1.
-
-properties (-p) of all three:
-  mongodb.url              the server (default: MONGOBENCH_URL, else embedded)
-  warehouses=1             the scale; items=100000 and customers=3000
-                           (per district) are smaller only for trials
-  tpcc.normalized=false    order lines in ORDER_LINE, not in their order
-load: seed=0 (the data's), threadcount=1 (warehouses loaded at once)
-run: maxexecutiontime=60 unless given, and
-  tpcc.loadseed=0          the seed the data was loaded with
-  tpcc.transactions=true   multi-document transactions (false: one by one)
-  tpcc.findandmodify=true, tpcc.batchwrites=true (stock updates in one bulk
-  write), tpcc.deliveryperdistrict=false, tpcc.causal=false,
-  tpcc.writeconcern, tpcc.readconcern, tpcc.readpreference
-  tpcc.maxattempts=10      runs of a transaction on TransientTransactionError
-  tpcc.linepaths           delivered lines by index (default: on FerretDB)
-
-flags of load and check:`
-
 type tpccOptions struct {
-	props         []string
-	dataDir, part string
-	drop, help    bool
+	tpcc.Given
+	help bool
 }
 
-func tpccFlags(o *tpccOptions) []flagDef {
-	return []flagDef{
-		funcFlag("p", "NAME=VALUE", "set a property (see above)", false, func(s string) error { o.props = append(o.props, s); return nil }),
-		textFlag("data-dir", "DIR", "the embedded server's data directory, so that run and check find what load wrote", true, &o.dataDir),
-		textFlag("part", "I/N", "load or check part I of N (from 0): its share of the warehouses", true, &o.part),
-		switchFlag("drop", "load: drop the TPC-C collections first", true, &o.drop),
-		helpFlag(&o.help),
-	}
-}
+func tpccFlags(o *tpccOptions) []flagDef { return append(fromDefs(o.Flags()), helpFlag(&o.help)) }
 
-func tpccHelp() string { return tpccAbout + "\n" + flagsHelp(tpccFlags(&tpccOptions{})) }
+func tpccHelp() string { return tpcc.Usage + "\n" + flagsHelp(tpccFlags(&tpccOptions{})) }
 
 func runTPCC(ctx context.Context, args []string, env Env) error {
 	o := &tpccOptions{}
@@ -64,7 +28,7 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 	}
 	phase := args[0]
 	if phase == "run" && !slices.Contains(args[1:], "-h") && !slices.Contains(args[1:], "--help") {
-		return runBench(ctx, "run", tpccRunArgs(args[1:]), env)
+		return runBench(ctx, "run", tpcc.RunArgs(args[1:]), env)
 	}
 	if phase == "-h" || phase == "--help" || phase == "-help" {
 		o.help = true
@@ -82,68 +46,30 @@ func runTPCC(ctx context.Context, args []string, env Env) error {
 	if fs.fs.NArg() > 0 {
 		return badInputf("tpcc %s: unexpected argument %q: accepted flags are %s", phase, redact.Arg(fs.fs.Arg(0)), acceptedFlags(defs, true))
 	}
-	if err := checkDataDir(o.dataDir); err != nil {
+	if err := checkDataDir(o.DataDir); err != nil {
 		return err
 	}
-	s, err := tpcc.ResolveSettings(o.props, o.part, env.Getenv)
+	s, err := tpcc.ResolveSettings(o.Props, o.Part, env.Getenv)
 	if err != nil {
 		return badInputf("tpcc: %v", err)
 	}
-	if o.drop && !s.Part.Whole() {
-		return badInputf("tpcc: --drop with --part %s is refused: expected one whole load to drop, since each part would drop the others' data", s.Part)
+	if err := s.CheckDrop(o.Drop); err != nil {
+		return badInputf("tpcc: %v", err)
 	}
-	if s.URL == "" {
-		srv, err := embedded.Start(ctx, embedded.Options{DataDir: o.dataDir})
-		if err != nil {
-			return fmt.Errorf("cannot start the embedded server: %w", err)
-		}
-		defer srv.Close()
-		// It has no all-positional operator ($[]).
-		s.URL, s.Options.LinePaths = srv.URI(), s.Options.LinePaths || !s.LinePathsSet
-		fmt.Fprintf(env.Stderr, "mongobench: no mongodb.url given: started the embedded server (FerretDB, SQLite) at %s, data in %s\n", s.URL, srv.DataDir())
-	}
-	client, err := tpcc.Connect(ctx, s.URL, s.Threads)
+	client, closeAll, err := tpcc.Open(ctx, s, o.DataDir, env.Stderr)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = client.Disconnect(context.WithoutCancel(ctx)) }()
-	iw := newInterrupt(env.Interrupt)
-	defer iw.close()
-	ctx, cancel := stopContext(ctx, iw.stopped())
+	defer closeAll()
+	sig := interrupt.New(env.Interrupt)
+	defer sig.Close()
+	ctx, cancel := interrupt.Context(ctx, sig.Stopped())
 	defer cancel()
-	if phase == "load" {
-		if err = tpcc.LoadCommand(ctx, client, s, o.drop, env.Stdout); errors.Is(err, tpcc.ErrLoaded) {
-			err = badInput{err}
-		}
-	} else {
-		err = tpcc.CheckCommand(ctx, client, s, env.Stdout)
+	if err = tpcc.RunPhase(ctx, phase, client, s, o.Drop, env.Stdout); errors.Is(err, tpcc.ErrLoaded) {
+		err = badInput{err}
 	}
-	if code := iw.code(); code != 0 {
+	if code := sig.Code(); code != 0 {
 		return exitError{code: code, err: fmt.Errorf("tpcc %s interrupted", phase)}
 	}
 	return err
-}
-
-// checkRunOperations checks --threshold's operations against the run's:
-// TPC-C's five transactions, a native workload's, or YCSB's.
-func checkRunOperations(cfg *benchConfig) error {
-	if cfg.Spec.TPCC {
-		return threshold.CheckOperations(cfg.args.thresholds, false, tpcc.OpNames[:])
-	}
-	return checkThresholdOperations(cfg.args.thresholds, cfg.args.native)
-}
-
-// tpccRunArgs are mongobench run's arguments for tpcc run's: TPC-C's
-// workload, a minute unless the arguments say otherwise (-p wins over
-// what comes before it), and --no-check as the property it stands for.
-func tpccRunArgs(args []string) []string {
-	out := []string{"-p", "workload=tpcc", "-p", "maxexecutiontime=60"}
-	for _, a := range args {
-		if a == "--no-check" || a == "-no-check" {
-			out = append(out, "-p", "tpcc.check=false")
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
 }

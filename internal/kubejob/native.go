@@ -10,6 +10,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/redact"
+	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // isNativeWorkload says whether a -P file is a native workload, by the
@@ -79,4 +80,26 @@ func (s *Spec) CheckNative(f *native.File, command string) error {
 		return fmt.Errorf("-P %s: its load phase runs for a duration, which cannot be split into %d parts inserting disjoint documents; accepted: a load phase with count", f.Path, s.Parts)
 	}
 	return nil
+}
+
+// CheckWorkload refuses, before the manifest is written, a workload the
+// parts cannot run: a native workload they cannot split (nf, nil for
+// none; CheckNative), properties that do not resolve, -P files the pods
+// would not have (CheckFiles) and a server they could not reach
+// (CheckServer).
+func (s *Spec) CheckWorkload(command string, props *workload.Properties, nf *native.File) error {
+	if nf != nil {
+		if err := s.CheckNative(nf, command); err != nil {
+			return err
+		}
+	}
+	spec, _, err := workload.Resolve(props, command == "run")
+	if err != nil {
+		return err
+	}
+	if err := s.CheckFiles(spec); err != nil {
+		return err
+	}
+	url, hasURL := props.Get("mongodb.url")
+	return s.CheckServer(url, hasURL)
 }

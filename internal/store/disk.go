@@ -106,3 +106,15 @@ func (s *Store) DiskCeilings(ctx context.Context) ([]*results.DiskCeiling, error
 	}
 	return out, nil
 }
+
+// RunCeilings are DiskCeilings for a run's diagnosis, which judges its
+// disk against them: a store that cannot say costs the run nothing but
+// that judgement, said through warn.
+func (s *Store) RunCeilings(ctx context.Context, warn func(string)) []*results.DiskCeiling {
+	cs, err := s.DiskCeilings(ctx)
+	if err != nil {
+		warn(fmt.Sprintf("the disk baselines could not be read, disks are judged by their utilisation: %v", err))
+		return nil
+	}
+	return cs
+}

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"context"
 	"errors"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,5 +70,24 @@ func TestDiskBaselines(t *testing.T) {
 	}
 	if _, err := s.SaveDiskBaseline(ctx, &results.DiskBaseline{Device: "x"}); err == nil {
 		t.Error("a baseline without tests was saved")
+	}
+}
+
+// TestRunCeilings: a store that cannot read its baselines costs a run
+// only the judgement of its disk, said as a warning.
+func TestRunCeilings(t *testing.T) {
+	t.Parallel()
+	s, err := Open(filepath.Join(t.TempDir(), "runs.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	if cs := s.RunCeilings(context.Background(), func(w string) { warned = append(warned, w) }); len(cs) != 0 || len(warned) != 0 {
+		t.Errorf("an empty store: ceilings %v, warnings %q", cs, warned)
+	}
+	s.Close()
+	if cs := s.RunCeilings(context.Background(), func(w string) { warned = append(warned, w) }); cs != nil || len(warned) != 1 ||
+		!strings.HasPrefix(warned[0], "the disk baselines could not be read, disks are judged by their utilisation: ") {
+		t.Errorf("a closed store: ceilings %v, warnings %q", cs, warned)
 	}
 }

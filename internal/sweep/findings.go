@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/tpcc"
 
 	"slices"
@@ -143,4 +144,19 @@ func DataSizeConfounder(varied []string, x string, done []PointResult) string {
 		}
 	}
 	return analysis.DataSizeConfounder(varied, pts)
+}
+
+// TableOps are the operations a sweep's table has columns for: those
+// command's phase issues at any point of p, or those of the native
+// workload nf (nil for none), in the order tables show them.
+func (p *Plan) TableOps(command string, nf *native.File) []string {
+	var ops []string
+	for _, pt := range p.Points {
+		ops = Ops(ops, command, pt.Settings.Spec)
+	}
+	if nf != nil {
+		ops = nf.OpNames(command)
+	}
+	analysis.SortOpNames(ops)
+	return ops
 }

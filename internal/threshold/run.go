@@ -9,6 +9,7 @@ import (
 	"github.com/mongobench/mongobench/internal/cmdflag"
 	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/results"
+	"github.com/mongobench/mongobench/internal/tpcc"
 )
 
 // Flag is --threshold, repeatable, each parsed as it is given so that a
@@ -98,4 +99,13 @@ func CheckWorkload(ts []Threshold, nf *native.File) error {
 		names[i] = op.Name
 	}
 	return CheckOperations(ts, false, names)
+}
+
+// CheckRun is CheckWorkload for a load or run phase: a TPC-C run's
+// operations are its five transactions.
+func CheckRun(ts []Threshold, tpccRun bool, nf *native.File) error {
+	if tpccRun {
+		return CheckOperations(ts, false, tpcc.OpNames[:])
+	}
+	return CheckWorkload(ts, nf)
 }
