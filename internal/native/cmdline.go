@@ -129,7 +129,7 @@ func (f *File) Summary(path string) string {
 		if p.Count == 0 {
 			end = p.Duration.String()
 		}
-		phases = append(phases, fmt.Sprintf("%s (%d threads, %s)", p.Kind, p.Threads, end))
+		phases = append(phases, fmt.Sprintf("%s (%s, %s)", p.Kind, count(p.Threads, "thread"), end))
 	}
 	return fmt.Sprintf("%s: valid: %s, %s, phases %s", path,
 		count(len(f.Collections), "collection"), count(len(f.Operations), "operation"), strings.Join(phases, ", "))
