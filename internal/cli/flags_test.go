@@ -13,7 +13,7 @@ func commandFlags() map[string][]flagDef {
 		"run":       benchFlags(&benchArgs{}),
 		"sweep":     append(sweepFlags(sw, &reload, &noReload), helpFlag(&sw.help)),
 		"calibrate": calibrateFlags(&calibrateArgs{}),
-		"compare":   compareFlags(&compareOptions{}, &compareTexts{}),
+		"compare":   compareFlags(&compareOptions{}),
 		"history":   historyFlags(&historyOptions{}),
 		"report":    reportFlags(&reportOptions{}, new(string), new(string), new(string), new(string)),
 		"server":    serverFlags(&serverOptions{}),
