@@ -15,7 +15,7 @@ func commandFlags() map[string][]flagDef {
 		"calibrate": calibrateFlags(&calibrateArgs{}),
 		"compare":   compareFlags(&compareOptions{}),
 		"history":   historyFlags(&historyOptions{}),
-		"report":    reportFlags(&reportOptions{}, new(string), new(string), new(string), new(string)),
+		"report":    reportFlags(&reportOptions{}),
 		"server":    serverFlags(&serverOptions{}),
 		"merge":     mergeFlags(&mergeOptions{}),
 	}
