@@ -1,0 +1,66 @@
+package promsink
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestArgsCheck(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args    Args
+		files   []string
+		wantErr string
+	}{
+		{Args{}, []string{"run.json"}, ""},
+		{Args{Out: "m.txt"}, []string{"run.json"}, ""},
+		{Args{Push: "https://gw:9091"}, []string{"run.json"}, ""},
+		{Args{}, nil, "no results file given"},
+		{Args{Out: "m.txt", Push: "http://gw:9091"}, []string{"run.json"}, "-o and --push both given"},
+		{Args{Push: "gw:9091"}, []string{"run.json"}, "is not a Pushgateway URL"},
+		{Args{Push: "http://"}, []string{"run.json"}, "is not a Pushgateway URL"},
+		{Args{Push: "http://u:secret@gw/x%zz"}, []string{"run.json"}, "is not a Pushgateway URL"},
+	}
+	for _, tc := range tests {
+		err := tc.args.Check(tc.files)
+		if tc.wantErr == "" {
+			if err != nil {
+				t.Errorf("%+v: %v", tc.args, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%+v: error %v, want %q", tc.args, err, tc.wantErr)
+		} else if strings.Contains(err.Error(), "secret") {
+			t.Errorf("%+v: the refusal shows the password: %v", tc.args, err)
+		}
+	}
+}
+
+// TestPushAllRefused: a gateway that refuses a run ends the pushes with a
+// GatewayError naming the file, and says nothing of runs not pushed.
+func TestPushAllRefused(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "no", http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	runs, err := ReadRuns([]string{writeRun(t, t.TempDir(), "a.json", "run-a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err = PushAll(context.Background(), &out, srv.URL, runs)
+	var ge GatewayError
+	if !errors.As(err, &ge) || !strings.Contains(err.Error(), "a.json to "+srv.URL) {
+		t.Fatalf("error %v, want a GatewayError naming a.json", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("printed %q for a run not pushed", out.String())
+	}
+}
