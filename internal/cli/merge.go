@@ -34,7 +34,7 @@ type mergeOptions struct {
 
 func mergeFlags(o *mergeOptions) []flagDef {
 	out := textFlag("o", "FILE", "write the merged results file", false, &o.out)
-	out.aliases = []string{"out"}
+	out.Aliases = []string{"out"}
 	defs := []flagDef{out}
 	defs = append(defs, o.store.defs("record the merged run in this results store (default mongobench.db,\nor $MONGOBENCH_STORE)", "record nothing")...)
 	return append(defs, helpFlag(&o.help))
