@@ -10,22 +10,6 @@ import (
 	"github.com/mongobench/mongobench/internal/store"
 )
 
-const mergeAbout = `usage: mongobench merge PARTS... [-o FILE] [flags]
-
-Adds up the results files of the parts of one partitioned run (load or run
-with --part I/N or --parts N) into the results of the whole: histograms
-added bucket by bucket, so the percentiles are exact; counts summed;
-intervals aligned on the parts' common start. PARTS are results files, or
-directories whose *.json files are all parts of the run. A part killed
-mid-run left no results file: give its journal (FILE.intervals.jsonl),
-which a directory supplies by itself; the merged run is then marked
-partial. Parts of different runs, a part given twice or a part missing
-are refused. Prints
-the whole run's summary as load and run do, with the parts' start skew;
-the merged results file is a results file like any other.
-
-flags:`
-
 type mergeOptions struct {
 	out   string
 	store storeFlags
@@ -33,15 +17,13 @@ type mergeOptions struct {
 }
 
 func mergeFlags(o *mergeOptions) []flagDef {
-	out := textFlag("o", "FILE", "write the merged results file", false, &o.out)
-	out.Aliases = []string{"out"}
-	defs := []flagDef{out}
+	defs := []flagDef{results.MergeOutFlag(&o.out)}
 	defs = append(defs, o.store.defs("record the merged run in this results store (default mongobench.db,\nor $MONGOBENCH_STORE)", "record nothing")...)
 	return append(defs, helpFlag(&o.help))
 }
 
 func mergeHelp() string {
-	return mergeAbout + "\n" + flagsHelp(mergeFlags(&mergeOptions{}))
+	return results.MergeAbout + "\n" + flagsHelp(mergeFlags(&mergeOptions{}))
 }
 
 // runMerge is "mongobench merge".
