@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -83,14 +81,4 @@ func openExistingStore(path string) (*store.Store, error) {
 		return nil, fmt.Errorf("results store %s: %w", path, err)
 	}
 	return openStore(path)
-}
-
-// saveRun saves res in an open store. An interrupted command still records
-// what it measured, so the save does not inherit ctx's cancellation.
-func saveRun(ctx context.Context, s *store.Store, res *results.Results, opts store.SaveOptions) (int64, error) {
-	id, err := s.Save(context.WithoutCancel(ctx), res, opts)
-	if err != nil {
-		return 0, fmt.Errorf("results store: %w", err)
-	}
-	return id, nil
 }
