@@ -64,3 +64,26 @@ func TestPushAllRefused(t *testing.T) {
 		t.Errorf("printed %q for a run not pushed", out.String())
 	}
 }
+
+// TestListenFlag: an address without a port, or one already taken, is
+// refused naming it and what is accepted; a free one is served.
+func TestListenFlag(t *testing.T) {
+	t.Parallel()
+	srv, err := ListenFlag("127.0.0.1:0", Options{RunID: "r", Parts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	taken := strings.TrimPrefix(strings.TrimSuffix(srv.URL(), Path), "http://")
+	for addr, want := range map[string]string{
+		"localhost": `--metrics-addr "localhost": missing port in address: ` + AddrExpected,
+		taken:       "--metrics-addr " + taken + ": listen tcp " + taken + ": bind: address already in use: " + AddrExpected,
+	} {
+		if s, err := ListenFlag(addr, Options{}); err == nil || err.Error() != want {
+			if s != nil {
+				s.Close()
+			}
+			t.Errorf("%s: %v, want %q", addr, err, want)
+		}
+	}
+}
