@@ -70,7 +70,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	if err := separateRuns(src.shown(o.Refs, false), groups); err != nil {
+	if err := src.source().Separate(o.Refs, groups); err != nil {
 		return badInputf("compare: %w", err)
 	}
 	st, err := newStudy(o.Refs, groups, o.Baseline, o.Alpha, o.Allowed)
@@ -81,7 +81,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	comparetext.Write(env.Stdout, o.Format, src.shown(o.Refs, o.Format == textFormat), st)
+	comparetext.Write(env.Stdout, o.Format, src.source().Shown(o.Refs, o.Format == textFormat), st)
 	if !o.args.Gates.Set() {
 		return nil
 	}
@@ -103,17 +103,4 @@ func newStudy(refs []string, groups [][]analysis.Run, baseline int, alpha float6
 	return analysis.NewStudy(groups, analysis.StudyOptions{
 		Refs: refs, Baseline: baseline, Latency: analysis.ChooseLatency(groups...), Alpha: alpha, Allowed: allowed,
 	})
-}
-
-// separateRuns refuses groups that share a run (analysis.SeparateRuns),
-// naming each group by its letter and reference; the refusal is bad input.
-func separateRuns(shown []string, groups [][]analysis.Run) error {
-	names := make([]string, len(shown))
-	for i, s := range shown {
-		names[i] = fmt.Sprintf("%s (%s)", analysis.GroupLetter(i), s)
-	}
-	if err := analysis.SeparateRuns(names, groups); err != nil {
-		return badInput{err}
-	}
-	return nil
 }

@@ -79,11 +79,15 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if len(groups) > 1 {
-		if err := separateRuns(src.shown(o.refs, false), groups); err != nil {
+		if err := src.source().Separate(o.refs, groups); err != nil {
 			return badInputf("report: %w", err)
 		}
 	}
-	ins := append(src.inputs(groups), storeInputs(o.store)...)
+	var ins []namedPath
+	for _, p := range src.source().Inputs(groups) {
+		ins = append(ins, namedPath{"input", p})
+	}
+	ins = append(ins, storeInputs(o.store)...)
 	if o.args.Notes != "" {
 		ins = append(ins, namedPath{"--notes", o.args.Notes})
 	}
@@ -99,8 +103,11 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 		return badInputf("report: %w", err)
 	}
 	in.Notes = notes
-	in.DiskBaselines = src.diskBaselines(ctx, env)
-	for i, r := range src.shown(o.refs, true) {
+	// A store that cannot say costs the page only the disks' baselines.
+	if in.DiskBaselines, err = src.source().DiskBaselines(ctx); err != nil {
+		fmt.Fprintf(env.Stderr, "mongobench: warning: no disk baselines: %v\n", err)
+	}
+	for i, r := range src.source().Shown(o.refs, true) {
 		if src.source().Reading(o.refs[i]) != "" {
 			fmt.Fprintf(env.Stderr, "mongobench: report: read %s\n", r)
 		}
@@ -111,7 +118,7 @@ func runReportCmd(ctx context.Context, args []string, env Env) error {
 	if err := htmlreport.WriteFile(ctx, out, in); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	fmt.Fprintf(env.Stderr, "mongobench: wrote %s (%s)\n", out, in.Contents(src.shown(o.refs, false)))
+	fmt.Fprintf(env.Stderr, "mongobench: wrote %s (%s)\n", out, in.Contents(src.source().Shown(o.refs, false)))
 	return nil
 }
 

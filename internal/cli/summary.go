@@ -24,16 +24,10 @@ func (s *summaryOutput) what() string { return s.What() }
 
 // checkOutputFile says why a file cannot be written at path, before the
 // run rather than after it: its directory is missing or not writable, or
-// path is a directory.
+// path is a directory. outfile, which writes these files, is asked.
 func checkOutputFile(property, path string) error {
-	return checkOutputPath(property, path, path, "a file in an existing directory")
-}
-
-// checkOutputPath asks outfile, which writes these files, whether file
-// could be written; value is what the user gave for property.
-func checkOutputPath(property, value, file, accepted string) error {
-	if err := outfile.Check(file); err != nil {
-		return fmt.Errorf("%s=%s: %v: expected %s", property, value, err, accepted)
+	if err := outfile.Check(path); err != nil {
+		return fmt.Errorf("%s=%s: %v: expected a file in an existing directory", property, path, err)
 	}
 	return nil
 }
