@@ -2,8 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/store"
@@ -51,34 +49,22 @@ func storePath(path string) string {
 	return path
 }
 
-// openStore opens (creating if needed) the store at path. A file that is
-// not a mongobench store, or one written by a newer mongobench, is the
-// user's mistake in --store: it is bad input, not a failure.
+// openStore opens (creating if needed) the store at path
+// (store.OpenNamed); a file the user named that is no store this
+// mongobench can use is bad input, not a failure.
 func openStore(path string) (*store.Store, error) {
-	path = storePath(path)
-	s, err := store.OpenFile(path)
-	var nf *store.NotAFileError
-	switch {
-	case errors.As(err, &nf):
-		return nil, badInputf("--store %w", err)
-	case store.Refused(err):
-		return nil, badInputf("--store %s: %w", path, err)
-	case err != nil:
-		return nil, fmt.Errorf("results store: %w", err)
-	}
-	return s, nil
+	return namedStore(store.OpenNamed(storePath(path)))
 }
 
-// openExistingStore opens the store at path for reading. Commands that only
-// read runs must not leave an empty store behind when the user named a file
-// that does not exist, so a missing file is reported instead of created.
+// openExistingStore opens the store at path for reading
+// (store.OpenExisting): a missing file is reported, not created.
 func openExistingStore(path string) (*store.Store, error) {
-	path = storePath(path)
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, badInputf("no results store at %s: runs are recorded there by load, run and sweep (or name another with --store PATH)", path)
-		}
-		return nil, fmt.Errorf("results store %s: %w", path, err)
+	return namedStore(store.OpenExisting(storePath(path)))
+}
+
+func namedStore(s *store.Store, err error) (*store.Store, error) {
+	if fe := (store.FlagError{}); errors.As(err, &fe) {
+		return nil, badInput{err}
 	}
-	return openStore(path)
+	return s, err
 }
