@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/analysis"
@@ -37,13 +35,11 @@ func compareHelp() string {
 func parseCompareArgs(args []string) (*compareOptions, error) {
 	o := &compareOptions{}
 	defs := compareFlags(o)
-	refs, err := newFlagSet("compare", defs).parseInterleaved(args)
-	if errors.Is(err, flag.ErrHelp) {
-		o.help, err = true, nil
-	}
+	refs, help, err := parseRefs("compare", defs, args)
 	if err != nil {
-		return nil, badInputf("compare: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
+		return nil, err
 	}
+	o.help = o.help || help
 	if o.help {
 		return o, nil
 	}
@@ -91,10 +87,7 @@ func runCompare(ctx context.Context, args []string, env Env) error {
 	if o.Format != textFormat {
 		w = env.Stderr
 	}
-	if failed := o.args.Gates.Judge(w, st); failed > 0 {
-		return exitError{ExitThresholds, fmt.Errorf("the comparison failed %s (above)", plural(failed, "check"))}
-	}
-	return nil
+	return thresholdsExit(o.args.Gates.Failure(w, st))
 }
 
 // newStudy builds the study of groups named by refs, their letters naming

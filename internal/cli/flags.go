@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 
 	"github.com/mongobench/mongobench/internal/cmdflag"
@@ -45,6 +46,20 @@ func (s *flagSet) parseInterleaved(args []string) ([]string, error) {
 func (s *flagSet) refusal(err error) (help bool, bad error) {
 	help, bad = s.Refusal(err)
 	return help, asBadInput(bad)
+}
+
+// parseRefs parses the command line of a command whose positional words
+// are the runs it reads (compare, report): -h is help, any other refusal
+// lists the flags accepted.
+func parseRefs(command string, defs []flagDef, args []string) (refs []string, help bool, err error) {
+	refs, err = newFlagSet(command, defs).parseInterleaved(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return refs, true, nil
+	}
+	if err != nil {
+		return nil, false, badInputf("%s: %s: accepted flags are %s", command, flagMessage(err), acceptedFlags(defs, true))
+	}
+	return refs, false, nil
 }
 
 var (

@@ -17,9 +17,6 @@ type outputs struct{ output.Tally }
 
 func (o *outputs) report(w io.Writer) error { return o.Report(w) }
 
-// fileExpected says what an output path must name.
-const fileExpected = output.FileExpected
-
 // keep writes the results file out ("" for none) and saves res in the
 // store st (nil for none), each whatever became of the other (bench.Keep).
 func (o *outputs) keep(ctx context.Context, env Env, out string, st *store.Store, res *results.Results) {

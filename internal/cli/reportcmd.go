@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/analysis"
@@ -37,13 +35,11 @@ func reportHelp() string {
 func parseReportArgs(args []string) (*reportOptions, error) {
 	o := &reportOptions{}
 	defs := reportFlags(o)
-	refs, err := newFlagSet("report", defs).parseInterleaved(args)
-	if errors.Is(err, flag.ErrHelp) {
-		o.help, err = true, nil
-	}
+	refs, help, err := parseRefs("report", defs, args)
 	if err != nil {
-		return nil, badInputf("report: %s: accepted flags are %s", flagMessage(err), acceptedFlags(defs, true))
+		return nil, err
 	}
+	o.help = o.help || help
 	o.refs = refs
 	if o.help {
 		return o, nil

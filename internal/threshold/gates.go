@@ -1,10 +1,12 @@
 package threshold
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/cmdflag"
+	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // Gates are what fails a comparison in CI: thresholds every run of the
@@ -29,8 +31,11 @@ func (g *Gates) Flags() []cmdflag.Def {
 // Set is whether any gate was given.
 func (g *Gates) Set() bool { return len(g.Thresholds) > 0 || len(g.Changes) > 0 }
 
-// Judge prints each gate's outcome on st to w (JudgeStudy) and returns
-// how many failed.
-func (g *Gates) Judge(w io.Writer, st *analysis.Study) int {
-	return JudgeStudy(w, g.Thresholds, g.Changes, st)
+// Failure judges the gates on st, printing each outcome to w
+// (JudgeStudy), and says how many failed; nil when none did.
+func (g *Gates) Failure(w io.Writer, st *analysis.Study) error {
+	if failed := JudgeStudy(w, g.Thresholds, g.Changes, st); failed > 0 {
+		return fmt.Errorf("the comparison failed %s (above)", texttable.Plural(failed, "check"))
+	}
+	return nil
 }
