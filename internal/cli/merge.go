@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
@@ -50,7 +51,7 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 	}
 	o.store.fromEnv(env)
 	if o.out != "" {
-		if err := checkOutputFile("-o", o.out); err != nil {
+		if err := output.CheckProperty("-o", o.out); err != nil {
 			return badInput{err}
 		}
 		ins := storeInputs(o.store)

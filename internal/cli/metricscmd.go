@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/mongobench/mongobench/internal/outfile"
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/promsink"
 )
 
@@ -40,7 +41,7 @@ func runMetrics(ctx context.Context, args []string, env Env) error {
 		return badInputf("metrics: %w", err)
 	}
 	if o.Out != "" {
-		if err := checkOutputFile("-o", o.Out); err != nil {
+		if err := output.CheckProperty("-o", o.Out); err != nil {
 			return badInput{err}
 		}
 	}

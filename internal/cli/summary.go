@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/mongobench/mongobench/internal/export"
-	"github.com/mongobench/mongobench/internal/outfile"
 )
 
 // summaryOutput is where the summary goes (export.SummaryOutput); what
@@ -21,13 +18,3 @@ func newSummaryOutput(env Env, path, exporter string) *summaryOutput {
 func (s *summaryOutput) close() error { return s.Finish(s.env.Stderr) }
 
 func (s *summaryOutput) what() string { return s.What() }
-
-// checkOutputFile says why a file cannot be written at path, before the
-// run rather than after it: its directory is missing or not writable, or
-// path is a directory. outfile, which writes these files, is asked.
-func checkOutputFile(property, path string) error {
-	if err := outfile.Check(path); err != nil {
-		return fmt.Errorf("%s=%s: %v: expected a file in an existing directory", property, path, err)
-	}
-	return nil
-}
