@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/mongobench/mongobench/internal/historytext"
-	"github.com/mongobench/mongobench/internal/redact"
 )
 
 type historyOptions struct {
@@ -42,10 +41,7 @@ func parseHistoryArgs(args []string) (*historyOptions, error) {
 	if o.help = o.help || help; o.help {
 		return o, nil
 	}
-	if fs.fs.NArg() > 0 {
-		return nil, badInputf("history: unexpected argument %q: filter with --label L or --sweep ID", redact.Arg(fs.fs.Arg(0)))
-	}
-	return o, asBadInput(o.Check())
+	return o, asBadInput(o.Check(fs.fs.Args()))
 }
 
 // runHistory is "mongobench history".

@@ -42,12 +42,9 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, mergeHelp())
 		return nil
 	}
-	if len(pos) == 0 {
-		return badInputf("merge: no parts given: expected the parts' results files, or directories holding them")
-	}
-	files, err := mergeInputs(pos, o.out)
+	files, err := results.MergeInputs(pos, o.out)
 	if err != nil {
-		return err
+		return badInputf("merge: %w", err)
 	}
 	o.store.fromEnv(env)
 	if o.out != "" {
@@ -91,18 +88,4 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 	outs := outputs{}
 	outs.keep(ctx, env, o.out, runStore, merged)
 	return outs.report(env.Stderr)
-}
-
-// mergeInputs expands the arguments into the parts' files
-// (results.PartFiles); its refusals are bad input.
-func mergeInputs(args []string, out string) ([]string, error) {
-	files, err := results.PartFiles(args, out)
-	var oe *results.OutputIsPartError
-	switch {
-	case errors.As(err, &oe):
-		return nil, badInputf("merge: -o %w", err)
-	case err != nil:
-		return nil, badInputf("merge: %w", err)
-	}
-	return files, nil
 }

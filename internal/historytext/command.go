@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mongobench/mongobench/internal/cmdflag"
+	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/store"
 	tt "github.com/mongobench/mongobench/internal/texttable"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -68,9 +69,12 @@ func (o *Options) Flags() []cmdflag.Def {
 	}
 }
 
-// Check checks what parsing could not: the phase named, and the sweep's
-// id given with or without its prefix.
-func (o *Options) Check() error {
+// Check checks what parsing could not: no word but flags (args), the
+// phase named, and the sweep's id given with or without its prefix.
+func (o *Options) Check(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("history: unexpected argument %q: filter with --label L or --sweep ID", redact.Arg(args[0]))
+	}
 	switch o.Filter.Phase {
 	case "", "load", "run":
 	default:

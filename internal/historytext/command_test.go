@@ -25,11 +25,14 @@ func TestOptions(t *testing.T) {
 		{[]string{"--format", "xml"}, nil, "history: "},
 		{[]string{"--phase", "warmup"}, nil, `history: --phase "warmup" is invalid: expected load or run`},
 	}
+	if err := NewOptions().Check([]string{"mongodb://u:secret@h/x"}); err == nil || !strings.HasPrefix(err.Error(), "history: unexpected argument") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("a positional word: %v", err)
+	}
 	for _, tc := range tests {
 		o := NewOptions()
 		err := cmdflag.NewSet("history", o.Flags()).Parse(tc.args)
 		if err == nil {
-			err = o.Check()
+			err = o.Check(nil)
 		}
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {

@@ -1,6 +1,11 @@
 package results
 
-import "github.com/mongobench/mongobench/internal/cmdflag"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mongobench/mongobench/internal/cmdflag"
+)
 
 // MergeAbout is the help of mongobench merge before its flags: what
 // MergeFiles adds up, and what it refuses.
@@ -26,4 +31,18 @@ func MergeOutFlag(dest *string) cmdflag.Def {
 	out := cmdflag.Text("o", "FILE", "write the merged results file", false, dest)
 	out.Aliases = []string{"out"}
 	return out
+}
+
+// MergeInputs are the parts' files merge's arguments name (PartFiles).
+// Every error is the user's, worded for merge's command line: no parts,
+// -o naming one of them, or what PartFiles refuses.
+func MergeInputs(args []string, out string) ([]string, error) {
+	if len(args) == 0 {
+		return nil, errors.New("no parts given: expected the parts' results files, or directories holding them")
+	}
+	files, err := PartFiles(args, out)
+	if oe := (*OutputIsPartError)(nil); errors.As(err, &oe) {
+		return nil, fmt.Errorf("-o %w", err)
+	}
+	return files, err
 }
