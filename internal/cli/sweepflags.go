@@ -8,7 +8,6 @@ import (
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/sweep"
 	"github.com/mongobench/mongobench/internal/threshold"
-	"github.com/mongobench/mongobench/internal/workload"
 )
 
 const sweepAbout = `usage: mongobench sweep [run|load] mongodb [load/run flags] --vary NAME=V1,V2,... [flags]
@@ -114,16 +113,4 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 		return nil, badInput{err}
 	}
 	return o, nil
-}
-
-// parseFraction reads a knee threshold (sweep.ParseFraction).
-var parseFraction = sweep.ParseFraction
-
-// parseAlpha reads --alpha, a significance level strictly between 0 and 1.
-func parseAlpha(v string) (float64, error) {
-	f, err := workload.ParseFloat(v, 0, 1)
-	if err != nil || f == 0 || f == 1 {
-		return 0, fmt.Errorf("--alpha %q is invalid: expected a significance level between 0 and 1, such as 0.05", v)
-	}
-	return f, nil
 }
