@@ -79,7 +79,7 @@ func TestAAStudyStatesNothing(t *testing.T) {
 		}
 		var text bytes.Buffer
 		comparetext.Write(&text, textFormat, refs, st)
-		in, _, err := reportPage(&reportOptions{refs: refs, alpha: 0.05}, groups)
+		in, _, err := reportPage(&reportOptions{refs: refs, opts: htmlreport.Options{Alpha: 0.05}}, groups)
 		if err != nil {
 			t.Fatal(err)
 		}

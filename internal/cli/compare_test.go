@@ -95,7 +95,7 @@ func FuzzParseInterleaved(f *testing.F) {
 		if err != nil || o.help || slices.Contains(args, "--") {
 			return
 		}
-		for _, ref := range o.refs {
+		for _, ref := range o.Refs {
 			if ref == "--alpha" || ref == "--store" {
 				t.Fatalf("%q: flag %s taken for a group", line, ref)
 			}

@@ -1,62 +1,28 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 
 	"github.com/mongobench/mongobench/internal/cmdflag"
 )
 
-// flagDef is one flag as cli's tables declare it; cmdflag parses it,
-// lays out its help and lists it in messages.
-type flagDef struct {
-	name    string
-	aliases []string
-	arg     string
-	usage   string
-	long    bool
-	value   flag.Value
-}
+// flagDef is one flag as cmdflag defines, parses and lists it; the
+// libraries that own a command's options declare theirs the same way.
+type flagDef = cmdflag.Def
 
-func (d flagDef) def() cmdflag.Def {
-	return cmdflag.Def{Name: d.name, Aliases: d.aliases, Arg: d.arg, Usage: d.usage, Long: d.long, Value: d.value}
-}
+var (
+	switchFlag = cmdflag.Switch
+	textFlag   = cmdflag.Text
+	funcFlag   = cmdflag.Func
+	helpFlag   = cmdflag.Help
+)
 
-func (d flagDef) spelled() string { return d.def().Spelled() }
-
-func fromDef(d cmdflag.Def) flagDef {
-	return flagDef{name: d.Name, aliases: d.Aliases, arg: d.Arg, usage: d.Usage, long: d.Long, value: d.Value}
-}
-
-// fromDefs takes a library's flag table into cli's.
-func fromDefs(ds []cmdflag.Def) []flagDef {
-	out := make([]flagDef, len(ds))
-	for i, d := range ds {
-		out[i] = fromDef(d)
-	}
-	return out
-}
-
-func defsOf(ds []flagDef) []cmdflag.Def {
-	out := make([]cmdflag.Def, len(ds))
-	for i, d := range ds {
-		out[i] = d.def()
-	}
-	return out
-}
-
-func switchFlag(name, usage string, long bool, dest *bool) flagDef {
-	return fromDef(cmdflag.Switch(name, usage, long, dest))
-}
-
-func textFlag(name, arg, usage string, long bool, dest *string) flagDef {
-	return fromDef(cmdflag.Text(name, arg, usage, long, dest))
-}
-
-func funcFlag(name, arg, usage string, long bool, set func(string) error) flagDef {
-	return fromDef(cmdflag.Func(name, arg, usage, long, set))
-}
-
-func helpFlag(dest *bool) flagDef { return fromDef(cmdflag.Help(dest)) }
+// fromDef, fromDefs and defsOf are kept for the commands that take a
+// library's flag table into their own: the two are one type.
+func fromDef(d cmdflag.Def) flagDef       { return d }
+func fromDefs(ds []cmdflag.Def) []flagDef { return ds }
+func defsOf(ds []flagDef) []cmdflag.Def   { return ds }
 
 // flagSet is a command's flags, ready to parse; fs is the flag package's
 // set, whose Args are the positional words.
@@ -66,7 +32,7 @@ type flagSet struct {
 }
 
 func newFlagSet(command string, defs []flagDef) *flagSet {
-	s := cmdflag.NewSet(command, defsOf(defs))
+	s := cmdflag.NewSet(command, defs)
 	return &flagSet{s, s.FS}
 }
 
@@ -79,18 +45,26 @@ func (s *flagSet) parseInterleaved(args []string) ([]string, error) {
 // refusal is cmdflag's refusal, as bad input.
 func (s *flagSet) refusal(err error) (help bool, bad error) {
 	help, bad = s.Refusal(err)
-	if bad != nil {
-		bad = badInput{bad}
+	return help, asBadInput(bad)
+}
+
+// parseRefs parses the command line of a command whose positional words
+// are the runs it reads (compare, report): -h is help, any other refusal
+// lists the flags accepted.
+func parseRefs(command string, defs []flagDef, args []string) (refs []string, help bool, err error) {
+	refs, err = newFlagSet(command, defs).parseInterleaved(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return refs, true, nil
 	}
-	return help, bad
+	if err != nil {
+		return nil, false, badInputf("%s: %s: accepted flags are %s", command, flagMessage(err), acceptedFlags(defs, true))
+	}
+	return refs, false, nil
 }
 
-func acceptedFlags(defs []flagDef, withArgs bool) string {
-	return cmdflag.Accepted(defsOf(defs), withArgs)
-}
-
-func flagsHelp(defs []flagDef) string { return cmdflag.HelpText(defsOf(defs)) }
-
-func flagMessage(err error) string { return cmdflag.Message(err) }
-
-func flagError(err error, defs []flagDef) error { return cmdflag.Error(err, defsOf(defs)) }
+var (
+	acceptedFlags = cmdflag.Accepted
+	flagsHelp     = cmdflag.HelpText
+	flagMessage   = cmdflag.Message
+	flagError     = cmdflag.Error
+)

@@ -13,9 +13,9 @@ func commandFlags() map[string][]flagDef {
 		"run":       benchFlags(&benchArgs{}),
 		"sweep":     append(sweepFlags(sw, &reload, &noReload), helpFlag(&sw.help)),
 		"calibrate": calibrateFlags(&calibrateArgs{}),
-		"compare":   compareFlags(&compareOptions{}, &compareTexts{}),
+		"compare":   compareFlags(&compareOptions{}),
 		"history":   historyFlags(&historyOptions{}),
-		"report":    reportFlags(&reportOptions{}, new(string), new(string), new(string), new(string)),
+		"report":    reportFlags(&reportOptions{}),
 		"server":    serverFlags(&serverOptions{}),
 		"merge":     mergeFlags(&mergeOptions{}),
 	}
@@ -29,10 +29,10 @@ func TestFlagDefinitions(t *testing.T) {
 	for cmd, defs := range commandFlags() {
 		seen := map[string]bool{}
 		for _, d := range defs {
-			if strings.TrimSpace(d.usage) == "" {
-				t.Errorf("%s %s: no usage", cmd, d.spelled())
+			if strings.TrimSpace(d.Usage) == "" {
+				t.Errorf("%s %s: no usage", cmd, d.Spelled())
 			}
-			for _, n := range append([]string{d.name}, d.aliases...) {
+			for _, n := range append([]string{d.Name}, d.Aliases...) {
 				if seen[n] {
 					t.Errorf("%s: -%s defined twice", cmd, n)
 				}
@@ -82,8 +82,8 @@ func TestAcceptedFlagsListEveryFlag(t *testing.T) {
 				listed[strings.Fields(item)[0]] = true
 			}
 			for _, d := range all[tt.cmd] {
-				if !listed[d.spelled()] {
-					t.Errorf("%s missing from %q", d.spelled(), list)
+				if !listed[d.Spelled()] {
+					t.Errorf("%s missing from %q", d.Spelled(), list)
 				}
 			}
 		})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/analysis"
+	htmlreport "github.com/mongobench/mongobench/internal/report"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -221,7 +222,7 @@ func TestLabelledSweeps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, notes, err := reportPage(&reportOptions{refs: []string{"tuned"}, alpha: 0.05}, [][]analysis.Run{runs})
+		in, notes, err := reportPage(&reportOptions{refs: []string{"tuned"}, opts: htmlreport.Options{Alpha: 0.05}}, [][]analysis.Run{runs})
 		if err != nil {
 			t.Fatal(err)
 		}

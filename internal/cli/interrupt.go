@@ -4,18 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/mongobench/mongobench/internal/interrupt"
 )
-
-// ctxWriter is interrupt.Writer.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) { return interrupt.Writer{Ctx: c.ctx, W: c.w}.Write(p) }
 
 // stopsOnSignal makes a command that measures nothing (it reads, adds up
 // and writes) end on the first SIGINT or SIGTERM: its context is

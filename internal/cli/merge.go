@@ -6,25 +6,10 @@ import (
 	"fmt"
 
 	"github.com/mongobench/mongobench/internal/bench"
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
-
-const mergeAbout = `usage: mongobench merge PARTS... [-o FILE] [flags]
-
-Adds up the results files of the parts of one partitioned run (load or run
-with --part I/N or --parts N) into the results of the whole: histograms
-added bucket by bucket, so the percentiles are exact; counts summed;
-intervals aligned on the parts' common start. PARTS are results files, or
-directories whose *.json files are all parts of the run. A part killed
-mid-run left no results file: give its journal (FILE.intervals.jsonl),
-which a directory supplies by itself; the merged run is then marked
-partial. Parts of different runs, a part given twice or a part missing
-are refused. Prints
-the whole run's summary as load and run do, with the parts' start skew;
-the merged results file is a results file like any other.
-
-flags:`
 
 type mergeOptions struct {
 	out   string
@@ -33,15 +18,13 @@ type mergeOptions struct {
 }
 
 func mergeFlags(o *mergeOptions) []flagDef {
-	out := textFlag("o", "FILE", "write the merged results file", false, &o.out)
-	out.aliases = []string{"out"}
-	defs := []flagDef{out}
+	defs := []flagDef{results.MergeOutFlag(&o.out)}
 	defs = append(defs, o.store.defs("record the merged run in this results store (default mongobench.db,\nor $MONGOBENCH_STORE)", "record nothing")...)
 	return append(defs, helpFlag(&o.help))
 }
 
 func mergeHelp() string {
-	return mergeAbout + "\n" + flagsHelp(mergeFlags(&mergeOptions{}))
+	return results.MergeAbout + "\n" + flagsHelp(mergeFlags(&mergeOptions{}))
 }
 
 // runMerge is "mongobench merge".
@@ -59,16 +42,13 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, mergeHelp())
 		return nil
 	}
-	if len(pos) == 0 {
-		return badInputf("merge: no parts given: expected the parts' results files, or directories holding them")
-	}
-	files, err := mergeInputs(pos, o.out)
+	files, err := results.MergeInputs(pos, o.out)
 	if err != nil {
-		return err
+		return badInputf("merge: %w", err)
 	}
 	o.store.fromEnv(env)
 	if o.out != "" {
-		if err := checkOutputFile("-o", o.out); err != nil {
+		if err := output.CheckProperty("-o", o.out); err != nil {
 			return badInput{err}
 		}
 		ins := storeInputs(o.store)
@@ -108,18 +88,4 @@ func runMerge(ctx context.Context, args []string, env Env) error {
 	outs := outputs{}
 	outs.keep(ctx, env, o.out, runStore, merged)
 	return outs.report(env.Stderr)
-}
-
-// mergeInputs expands the arguments into the parts' files
-// (results.PartFiles); its refusals are bad input.
-func mergeInputs(args []string, out string) ([]string, error) {
-	files, err := results.PartFiles(args, out)
-	var oe *results.OutputIsPartError
-	switch {
-	case errors.As(err, &oe):
-		return nil, badInputf("merge: -o %w", err)
-	case err != nil:
-		return nil, badInputf("merge: %w", err)
-	}
-	return files, nil
 }

@@ -1,29 +1,21 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/mongobench/mongobench/internal/promsink"
 )
 
-const metricsAddrExpected = "expected HOST:PORT this machine can listen on, such as :9100 (every interface) or 127.0.0.1:0 (a free port)"
+// metricsAddrExpected is what --metrics-addr accepts.
+const metricsAddrExpected = promsink.AddrExpected
 
 // serveMetrics starts the --metrics-addr endpoint. An address that cannot
 // be listened on is bad input, found before anything runs.
 func serveMetrics(addr string, run promsink.Options, env Env) (*promsink.Server, error) {
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		var ae *net.AddrError
-		if errors.As(err, &ae) {
-			err = errors.New(ae.Err)
-		}
-		return nil, badInputf("--metrics-addr %q: %v: %s", addr, err, metricsAddrExpected)
-	}
-	srv, err := promsink.Listen(addr, run)
+	srv, err := promsink.ListenFlag(addr, run)
 	if err != nil {
-		return nil, badInputf("--metrics-addr %s: %v: %s", addr, err, metricsAddrExpected)
+		return nil, badInput{err}
 	}
 	fmt.Fprintf(env.Stderr, "mongobench: serving metrics at %s (run_id %q)\n", srv.URL(), run.RunID)
 	return srv, nil

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 
@@ -18,27 +17,10 @@ type outputs struct{ output.Tally }
 
 func (o *outputs) report(w io.Writer) error { return o.Report(w) }
 
-// fileExpected says what an output path must name.
-const fileExpected = output.FileExpected
-
 // keep writes the results file out ("" for none) and saves res in the
-// store st (nil for none), each whatever became of the other.
+// store st (nil for none), each whatever became of the other (bench.Keep).
 func (o *outputs) keep(ctx context.Context, env Env, out string, st *store.Store, res *results.Results) {
-	if out != "" {
-		if err := writeResults(out, res); err != nil {
-			o.Fail(err)
-		} else {
-			o.Keep("the results file " + out)
-		}
-	}
-	if st != nil {
-		if id, err := saveRun(ctx, st, res, store.SaveOptions{}); err != nil {
-			o.Fail(err)
-		} else {
-			o.Keep(fmt.Sprintf("run %d in %s", id, st.Path()))
-			fmt.Fprintf(env.Stderr, "mongobench: saved as run %d in %s\n", id, st.Path())
-		}
-	}
+	bench.Keep(ctx, &o.Tally, env.Stderr, out, st, res)
 }
 
 // namedPath is a path the user gave, with the flag that gave it.

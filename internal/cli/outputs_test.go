@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mongobench/mongobench/internal/output"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/results/resultstest"
 	"github.com/mongobench/mongobench/internal/store"
@@ -73,7 +74,7 @@ func TestUnwritableOutputs(t *testing.T) {
 		args []string
 		want []string // in the one line of stderr
 	}{
-		{"--out a directory", bench("--out", aDir), []string{"--out " + aDir + ": is a directory", fileExpected}},
+		{"--out a directory", bench("--out", aDir), []string{"--out " + aDir + ": is a directory", output.FileExpected}},
 		{"--out in a missing directory", bench("--out", missing), []string{"--out " + missing, "does not exist"}},
 		{"--out below a regular file", bench("--out", filepath.Join(aFile, "r.json")), []string{"is not a directory"}},
 		{"--out a symbolic link", bench("--out", link), []string{"--out " + link + ": is a symbolic link"}},

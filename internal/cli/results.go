@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"io"
-
 	"github.com/mongobench/mongobench/internal/bench"
-	"github.com/mongobench/mongobench/internal/outfile"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 )
@@ -20,8 +17,5 @@ func resultsMeta(cfg *benchConfig, command string, seed uint64, url, database st
 	}
 }
 
-// writeResults writes a results file atomically: an interruption or a
-// failure leaves the old file or the new one, never half of one.
-func writeResults(path string, res *results.Results) error {
-	return outfile.Write(path, func(w io.Writer) error { return results.WriteJSON(w, res) })
-}
+// writeResults writes a results file atomically (results.WriteFile).
+var writeResults = results.WriteFile

@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"os"
 	"strings"
 
-	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/store"
 )
 
@@ -53,44 +49,22 @@ func storePath(path string) string {
 	return path
 }
 
-// openStore opens (creating if needed) the store at path. A file that is
-// not a mongobench store, or one written by a newer mongobench, is the
-// user's mistake in --store: it is bad input, not a failure.
+// openStore opens (creating if needed) the store at path
+// (store.OpenNamed); a file the user named that is no store this
+// mongobench can use is bad input, not a failure.
 func openStore(path string) (*store.Store, error) {
-	path = storePath(path)
-	s, err := store.OpenFile(path)
-	var nf *store.NotAFileError
-	switch {
-	case errors.As(err, &nf):
-		return nil, badInputf("--store %w", err)
-	case store.Refused(err):
-		return nil, badInputf("--store %s: %w", path, err)
-	case err != nil:
-		return nil, fmt.Errorf("results store: %w", err)
-	}
-	return s, nil
+	return namedStore(store.OpenNamed(storePath(path)))
 }
 
-// openExistingStore opens the store at path for reading. Commands that only
-// read runs must not leave an empty store behind when the user named a file
-// that does not exist, so a missing file is reported instead of created.
+// openExistingStore opens the store at path for reading
+// (store.OpenExisting): a missing file is reported, not created.
 func openExistingStore(path string) (*store.Store, error) {
-	path = storePath(path)
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, badInputf("no results store at %s: runs are recorded there by load, run and sweep (or name another with --store PATH)", path)
-		}
-		return nil, fmt.Errorf("results store %s: %w", path, err)
-	}
-	return openStore(path)
+	return namedStore(store.OpenExisting(storePath(path)))
 }
 
-// saveRun saves res in an open store. An interrupted command still records
-// what it measured, so the save does not inherit ctx's cancellation.
-func saveRun(ctx context.Context, s *store.Store, res *results.Results, opts store.SaveOptions) (int64, error) {
-	id, err := s.Save(context.WithoutCancel(ctx), res, opts)
-	if err != nil {
-		return 0, fmt.Errorf("results store: %w", err)
+func namedStore(s *store.Store, err error) (*store.Store, error) {
+	if fe := (store.FlagError{}); errors.As(err, &fe) {
+		return nil, badInput{err}
 	}
-	return id, nil
+	return s, err
 }

@@ -102,9 +102,3 @@ func parseSweepArgs(args []string) (*sweepOptions, error) {
 	}
 	return o, nil
 }
-
-// parseFraction reads a knee threshold (sweep.ParseFraction).
-var parseFraction = sweep.ParseFraction
-
-// parseAlpha reads --alpha (stats.ParseAlpha).
-var parseAlpha = stats.ParseAlpha

@@ -8,9 +8,8 @@ import (
 type tableFormat = texttable.Format
 
 const (
-	textFormat     = texttable.Text
-	csvFormat      = texttable.CSV
-	markdownFormat = texttable.Markdown
+	textFormat = texttable.Text
+	csvFormat  = texttable.CSV
 )
 
 func parseTableFormat(v string) (tableFormat, error) { return texttable.ParseFormat(v) }

@@ -3,6 +3,7 @@ package promsink
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -63,4 +64,25 @@ func (s *Server) Close() error {
 		return nil
 	}
 	return err
+}
+
+// AddrExpected is what --metrics-addr accepts.
+const AddrExpected = "expected HOST:PORT this machine can listen on, such as :9100 (every interface) or 127.0.0.1:0 (a free port)"
+
+// ListenFlag starts the endpoint --metrics-addr names. Every error is an
+// address that cannot be listened on, said with what is accepted: the
+// user's to fix, found before anything runs.
+func ListenFlag(addr string, opts Options) (*Server, error) {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		var ae *net.AddrError
+		if errors.As(err, &ae) {
+			err = errors.New(ae.Err)
+		}
+		return nil, fmt.Errorf("--metrics-addr %q: %v: %s", addr, err, AddrExpected)
+	}
+	srv, err := Listen(addr, opts)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr %s: %v: %s", addr, err, AddrExpected)
+	}
+	return srv, nil
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,4 +132,10 @@ func MergeFiles(ctx context.Context, files []string, onPartial func(file string,
 		}
 	}
 	return m.Results()
+}
+
+// WriteFile writes a results file atomically: an interruption or a
+// failure leaves the old file or the new one, never half of one.
+func WriteFile(path string, res *Results) error {
+	return outfile.Write(path, func(w io.Writer) error { return WriteJSON(w, res) })
 }

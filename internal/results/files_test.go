@@ -96,6 +96,16 @@ func TestPartFiles(t *testing.T) {
 	if !errors.As(err, &oe) || oe.Part != out || err.Error() != out+" is the part file "+out+": writing it would destroy it; name another file" {
 		t.Errorf("out over a part: %v, want an OutputIsPartError naming it", err)
 	}
+	// merge's command line says so of its -o, and of no parts at all.
+	if _, err := MergeInputs([]string{parts}, out); err == nil || err.Error() != "-o "+out+" is the part file "+out+": writing it would destroy it; name another file" {
+		t.Errorf("MergeInputs, -o over a part: %v", err)
+	}
+	if _, err := MergeInputs(nil, ""); err == nil || !strings.HasPrefix(err.Error(), "no parts given: expected") {
+		t.Errorf("MergeInputs, no parts: %v", err)
+	}
+	if got, err := MergeInputs([]string{parts}, ""); err != nil || len(got) == 0 {
+		t.Errorf("MergeInputs of a directory of parts: %q, %v", got, err)
+	}
 }
 
 // TestReadFile: a results file and a journal are read by their names;

@@ -426,6 +426,16 @@ func (s *Source) Shown(refs []string, readings bool) []string {
 	return out
 }
 
+// Separate refuses groups that share a run (analysis.SeparateRuns),
+// naming each group by its letter and its argument as shown.
+func (s *Source) Separate(refs []string, groups [][]analysis.Run) error {
+	names := s.Shown(refs, false)
+	for i, n := range names {
+		names[i] = fmt.Sprintf("%s (%s)", analysis.GroupLetter(i), n)
+	}
+	return analysis.SeparateRuns(names, groups)
+}
+
 // LoadGroups loads each reference as a group of runs.
 func (s *Source) LoadGroups(ctx context.Context, refs []string) ([][]analysis.Run, error) {
 	groups := make([][]analysis.Run, len(refs))

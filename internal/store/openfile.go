@@ -41,3 +41,41 @@ func Refused(err error) bool {
 	}
 	return errors.Is(err, ErrNotAStore) || errors.Is(err, ErrNewerSchema) || errors.Is(err, ErrCorrupt)
 }
+
+// FlagError is a store the user named (--store, $MONGOBENCH_STORE) that
+// cannot be used as one: the user's to fix, not a failure.
+type FlagError struct{ Err error }
+
+func (e FlagError) Error() string { return e.Err.Error() }
+func (e FlagError) Unwrap() error { return e.Err }
+
+// OpenNamed opens (creating if needed) the store at path as --store names
+// it: a file that is not a mongobench store, or one written by a newer
+// mongobench, is a FlagError that names the flag; any other error is a
+// failure.
+func OpenNamed(path string) (*Store, error) {
+	s, err := OpenFile(path)
+	var nf *NotAFileError
+	switch {
+	case errors.As(err, &nf):
+		return nil, FlagError{fmt.Errorf("--store %w", err)}
+	case Refused(err):
+		return nil, FlagError{fmt.Errorf("--store %s: %w", path, err)}
+	case err != nil:
+		return nil, fmt.Errorf("results store: %w", err)
+	}
+	return s, nil
+}
+
+// OpenExisting is OpenNamed for the commands that only read runs: they
+// must not leave an empty store behind where the user named a file that
+// does not exist, so a missing file is a FlagError instead.
+func OpenExisting(path string) (*Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, FlagError{fmt.Errorf("no results store at %s: runs are recorded there by load, run and sweep (or name another with --store PATH)", path)}
+		}
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	return OpenNamed(path)
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/cmdflag"
 	"github.com/mongobench/mongobench/internal/stats"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -81,16 +82,6 @@ func Flags(d FlagDest) []cmdflag.Def {
 	}
 }
 
-// maxKneeFraction bounds the knee's thresholds: a million-fold change is
-// past anything a knee could mean, yet the way to ask for no knee at all.
-const maxKneeFraction = 1_000_000
-
-// ParseFraction reads a knee threshold given to flagName (knee-throughput,
-// knee-latency): a fraction above 0; example shows one.
-func ParseFraction(flagName, value, example string) (float64, error) {
-	f, err := workload.ParseFloat(value, 0, maxKneeFraction)
-	if err != nil || f == 0 {
-		return 0, fmt.Errorf("--%s %q is invalid: expected a fraction > 0 and at most %d, such as %s", flagName, value, maxKneeFraction, example)
-	}
-	return f, nil
-}
+// ParseFraction reads a knee threshold given to flagName
+// (analysis.ParseFraction), as report reads its own.
+var ParseFraction = analysis.ParseFraction

@@ -2,6 +2,7 @@ package threshold
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -58,6 +59,15 @@ func TestJudgeStudy(t *testing.T) {
 				if !strings.Contains(out.String(), s) {
 					t.Errorf("output lacks %q:\n%s", s, out.String())
 				}
+			}
+			// The gates as compare's flags give them say the same, and
+			// fail with the count.
+			g := &Gates{Thresholds: tc.thresholds, Changes: tc.changes}
+			var again bytes.Buffer
+			err := g.Failure(&again, study(t, tc.a, tc.b, latA, latB))
+			if again.String() != out.String() || (err != nil) != (tc.failed > 0) ||
+				(err != nil && err.Error() != fmt.Sprintf("the comparison failed %d check (above)", tc.failed)) || !g.Set() {
+				t.Errorf("Gates.Failure: %v, set %v:\n%s", err, g.Set(), again.String())
 			}
 		})
 	}
