@@ -148,12 +148,12 @@ func count(n int, word string) string {
 // of an invalid one to bad. failed says some file had errors; err is a
 // file that could not be read, which ends it.
 func Validate(paths []string, params []Parameter, w io.Writer, bad func(line string)) (failed bool, err error) {
-	for _, path := range paths {
-		data, err := ReadFile(path)
+	for _, name := range paths {
+		data, err := readNamed(name)
 		if err != nil {
 			return failed, err
 		}
-		f, err := Parse(path, data, params)
+		f, err := Parse(name, data, params)
 		var errs *Errors
 		if errors.As(err, &errs) {
 			failed = true
@@ -165,7 +165,18 @@ func Validate(paths []string, params []Parameter, w io.Writer, bad func(line str
 		if err != nil {
 			return failed, err
 		}
-		fmt.Fprintln(w, f.Summary(path))
+		fmt.Fprintln(w, f.Summary(name))
 	}
 	return failed, nil
+}
+
+// readNamed reads a workload file as -P finds it: the file on disk, or,
+// when there is none, the built-in workload of that name (shop.yaml).
+func readNamed(name string) ([]byte, error) {
+	if _, statErr := os.Stat(name); statErr != nil {
+		if data, err := fs.ReadFile(workloads.Files, path.Base(name)); err == nil && IsNative(data) {
+			return data, nil
+		}
+	}
+	return ReadFile(name)
 }

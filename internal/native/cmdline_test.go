@@ -46,4 +46,18 @@ func TestValidate(t *testing.T) {
 	if err == nil {
 		t.Error("a missing file: no error")
 	}
+
+	// A built-in workload is validated by its name, as -P finds it; a
+	// YCSB property file of that name is no native workload.
+	out.Reset()
+	failed, err = Validate([]string{"shop.yaml", "tasks.yaml"}, nil, &out, func(l string) { t.Errorf("built-in: %s", l) })
+	if err != nil || failed {
+		t.Fatalf("built-ins: failed %v, err %v", failed, err)
+	}
+	if got := out.String(); !strings.HasPrefix(got, "shop.yaml: valid: 3 collections, ") || !strings.Contains(got, "\ntasks.yaml: valid: ") {
+		t.Errorf("built-ins: stdout %q", got)
+	}
+	if _, err := Validate([]string{"workloada"}, nil, &out, func(string) {}); err == nil {
+		t.Error("validate workloada (a YCSB file): no error")
+	}
 }
