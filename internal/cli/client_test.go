@@ -26,10 +26,10 @@ import (
 // runs alone among this package's tests (no t.Parallel: parallel tests
 // wait until the sequential ones are done); tests of other packages may
 // still hold it below the threshold, so it gets three attempts, and the
-// figures it prints must agree with the verdict in every one. A host kept
-// busy by other processes throughout is said as a skip: the client is
-// then starved by them, and the diagnosis rightly does not call it
-// client-bound.
+// figures it prints must agree with the verdict in every one. A client
+// that never got 90% of its CPU in any attempt (other work on a busy host
+// took it) is said as a skip: the diagnosis then rightly does not call
+// it client-bound.
 func TestClientBoundWarning(t *testing.T) {
 	srv, err := nullserver.Start("127.0.0.1:0")
 	if err != nil {
@@ -38,7 +38,7 @@ func TestClientBoundWarning(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	var attempts []string
-	shared := true
+	starved := true
 	for attempt := 1; attempt <= 3; attempt++ {
 		out := filepath.Join(dir, fmt.Sprintf("starved%d.json", attempt))
 		cmd := exec.CommandContext(context.Background(), os.Args[0], "run", "mongodb", "-P", "workloadc",
@@ -90,17 +90,16 @@ func TestClientBoundWarning(t *testing.T) {
 			return
 		}
 		attempts = append(attempts, fmt.Sprintf("%.1f%% (%s)", util, limit))
-		// Other processes that keep the host's CPUs busy take the CPU
-		// this client wants: then it is rightly not client-bound.
-		user, _ := strconv.ParseFloat(s["HOST"]["CPUUser(%)"], 64)
-		system, _ := strconv.ParseFloat(s["HOST"]["CPUSystem(%)"], 64)
-		own, _ := strconv.ParseFloat(s["HOST"]["ClientCPU(%)"], 64)
-		if busy := user + system; busy < diagnosis.HostCPUBusyPct || own >= busy/2 {
-			shared = false
+		// A client that got its CPU's worth and is not called
+		// client-bound is the defect this test is for; one that got less
+		// was starved by other work (the null server in this process,
+		// other packages' tests), and is rightly not client-bound.
+		if util >= diagnosis.HostCPUBusyPct {
+			starved = false
 		}
 	}
-	if shared {
-		t.Skipf("the host's CPUs were kept busy by other processes in every attempt, so no client-bound run could be shown (used %s of its CPU)", strings.Join(attempts, ", "))
+	if starved {
+		t.Skipf("the client never got %.0f%% of its one CPU, other work on the host took it (used %s of its CPU), so no client-bound run could be shown", diagnosis.HostCPUBusyPct, strings.Join(attempts, ", "))
 	}
 	t.Errorf("a client held to one CPU with 64 threads was never client-bound (used %s of its CPU)", strings.Join(attempts, ", "))
 }
