@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"html/template"
 
 	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/results"
@@ -81,4 +82,65 @@ func checkText(conds []results.TPCCCondition) string {
 		text += b
 	}
 	return text + "."
+}
+
+// sweepTpmCFigure is a single TPC-C sweep's tpmC against its setting,
+// with error bars over the trials; false when its points have no tpmC.
+func sweepTpmCFigure(words sweepWords, xAxis axis, pts []SweepPoint) (figureView, bool) {
+	s := series{name: analysis.TpmCFigure, color: colorB}
+	var vs, los, his []float64
+	var with []SweepPoint
+	for _, p := range pts {
+		if len(p.TpmCTrials) == 0 {
+			continue
+		}
+		with = append(with, p)
+		s.points = append(s.points, point{x: p.X, y: p.TpmC, lo: p.TpmCLo, hi: p.TpmCHi, hasErr: p.TpmCHi > p.TpmCLo,
+			tip: words.at(p.X) + ": " + tpmCUnit.format(p.TpmC) + ciText(p.TpmCLo, p.TpmCHi, formatNum) + trialsText(p.Trials)})
+		vs, los, his = append(vs, p.TpmC), append(los, p.TpmCLo), append(his, p.TpmCHi)
+	}
+	if len(with) == 0 {
+		return figureView{}, false
+	}
+	_, hi := spanOf(vs, los, his)
+	title := analysis.TpmCFigure + " against " + words.axisLabel()
+	c := lineChart{title: title, x: xAxis, y: newLinearAxis(0, hi, true, formatCompact),
+		xLabel: words.axisLabel(), yLabel: tpmCUnit.long, series: []series{s}}
+	return figureView{
+		ID: "sweep-tpmc", Title: title,
+		Sentence: sweepTpmCCaption(words, with),
+		Note:     "Mean tpmC at each point; error bars are 95% confidence intervals over the trials" + c.clippedNote() + ".",
+		SVG:      template.HTML(c.render()),
+	}, true
+}
+
+// sweepTpmCCaption says where tpmC peaked against the first point, and
+// whether their intervals tell them apart.
+func sweepTpmCCaption(w sweepWords, pts []SweepPoint) string {
+	if len(pts) == 1 {
+		return "tpmC was " + tpmCUnit.format(pts[0].TpmC) + " at " + w.at(pts[0].X) + "."
+	}
+	peak := 0
+	for i, p := range pts {
+		if p.TpmC > pts[peak].TpmC {
+			peak = i
+		}
+	}
+	first, last, top := pts[0], pts[len(pts)-1], pts[peak]
+	var s string
+	if peak == 0 {
+		s = "tpmC was highest at " + w.at(first.X) + " (" + tpmCUnit.format(first.TpmC) + ") and fell to " + tpmCUnit.format(last.TpmC) + " at " + w.at(last.X)
+		if overlap(first.TpmCLo, first.TpmCHi, last.TpmCLo, last.TpmCHi) {
+			s += withinNoise
+		}
+		return s + "."
+	}
+	s = "tpmC peaked at " + tpmCUnit.format(top.TpmC) + " at " + w.at(top.X)
+	if first.TpmC > 0 {
+		s += ", " + formatFactor(top.TpmC/first.TpmC) + " the " + tpmCUnit.format(first.TpmC) + " of " + w.at(first.X)
+	}
+	if overlap(top.TpmCLo, top.TpmCHi, first.TpmCLo, first.TpmCHi) {
+		s += withinNoise
+	}
+	return s + "."
 }

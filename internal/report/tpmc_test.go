@@ -28,7 +28,8 @@ func tpccSweep(t *testing.T, batch string, tpmC []float64, factors ...float64) [
 				{Name: "NewOrder", Retries: 3, Aborts: 4, RolledBack: 1}, {Name: "Payment", Retries: 2, CommitRetries: 1, Aborts: 2},
 				{Name: "OrderStatus"}, {Name: "Delivery", Failed: 1}, {Name: "StockLevel"},
 			}, Check: []results.TPCCCondition{{Number: 1, Checked: 2}, {Number: 2, Checked: 20, Failed: 3}}}
-			runs = append(runs, analysis.NewRun(res, "s-"+batch, 0))
+			// A file each: runs of one source would be one run.
+			runs = append(runs, analysis.NewRun(res, "s-"+batch+"-"+th+"-"+itoa(k+1)+".json", 0))
 		}
 	}
 	return runs
@@ -148,5 +149,37 @@ func TestTpmCComparisonBars(t *testing.T) {
 	}
 	if !strings.Contains(out, "<tr><td>tpmC</td><td>300 tpmC<small>") {
 		t.Error("comparison's table lacks the tpmC row, named tpmC")
+	}
+}
+
+// TestTpmCSweep checks a single TPC-C sweep's page: tpmC against threads
+// first, its caption from the points' means and intervals.
+func TestTpmCSweep(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		tpmC []float64
+		want string
+	}{
+		// 300 ± 14.9 against 900 ± 44.7: apart.
+		{"rising", []float64{300, 600, 900}, "tpmC peaked at 900 tpmC at 4 threads, 3× the 300 tpmC of 1 thread."},
+		{"falling", []float64{900, 600, 300}, "tpmC was highest at 1 thread (900 tpmC) and fell to 300 tpmC at 4 threads."},
+		// 300 ± 14.9 against 310 ± 15.4: the intervals overlap.
+		{"flat", []float64{300, 305, 310}, "tpmC peaked at 310 tpmC at 4 threads, 1× the 300 tpmC of 1 thread" + withinNoise + "."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in, _, err := FromRuns([][]analysis.Run{tpccSweep(t, "true", tc.tpmC, 0.98, 1, 1.02)}, Options{Names: []string{"batch-true"}, Alpha: 0.05})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sw := section(render(t, in), "sweep")
+			if i, j := strings.Index(sw, `<figure id="sweep-tpmc">`), strings.Index(sw, `<figure id="sweep-throughput">`); i < 0 || j < i {
+				t.Fatalf("tpmC chart at %d, throughput's at %d: want tpmC first", i, j)
+			}
+			if !strings.Contains(sw, `<span class="sentence">`+tc.want+`</span>`) {
+				t.Errorf("sweep's tpmC caption is not %q:\n%s", tc.want, sw[:strings.Index(sw, "<svg")])
+			}
+		})
 	}
 }
