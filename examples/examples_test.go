@@ -55,7 +55,8 @@ var examples = []struct {
 	// TPC-C's transactions as the operations, batching off compared with
 	// on point by point; no CoreWorkload operation among them.
 	{"tpcc-threads", []string{"study", "comparison"}, 3,
-		[]string{"<td>NewOrder</td>", "<td>Payment</td>", "Per-point detail: batch-false against batch-true"},
+		[]string{"<td>NewOrder</td>", "<td>Payment</td>", "Per-point detail: batch-false against batch-true",
+			`<figure id="study-tpmc">`, "tpmC against client threads", "tpmC</td>"},
 		[]string{"<td>READ</td>", "<td>UPDATE</td>"}},
 }
 

@@ -111,7 +111,7 @@ func Pair(aName, bName string, a, b []Run) (sets []Set, notes []string) {
 }
 
 // CompareRows computes every figure of two groups of runs and its verdict
-// at alpha: overall throughput, then for each operation its throughput,
+// at alpha: overall throughput and, for TPC-C runs, tpmC, then for each operation its throughput,
 // average latency, latency percentiles and operations not OK.
 func CompareRows(a, b []Run, kind LatencyKind, alpha float64) []Row {
 	fa := make([]Figures, len(a))
@@ -156,6 +156,8 @@ func CompareRows(a, b []Run, kind LatencyKind, alpha float64) []Row {
 		rows = append(rows, row)
 	}
 	add("", "throughput", "ops/s", true, func(f Figures) (float64, bool) { return f.Throughput, true })
+	// Only TPC-C runs have a tpmC: for others the row is left out.
+	add("", TpmCFigure, "", true, func(f Figures) (float64, bool) { return f.TpmC, f.HasTpmC })
 	for _, op := range ops {
 		// With one operation its throughput is the overall one.
 		if len(ops) > 1 {

@@ -67,6 +67,10 @@ type Figures struct {
 	NotOK int64
 	Ops   map[string]*OpFigures
 	Order []string // operation names in the summary's order
+	// TpmC is a TPC-C run's committed NewOrders per minute (extra.tpcc);
+	// HasTpmC is false for a run of any other workload.
+	TpmC    float64
+	HasTpmC bool
 }
 
 // OpFigures are one operation's figures in one run; latencies in µs.
@@ -149,6 +153,7 @@ func FiguresOf(res *results.Results, kind LatencyKind) Figures {
 	}
 	SortOpNames(f.Order)
 	f.P99 = overallP99(res, kind, hists, f)
+	f.TpmC, f.HasTpmC = tpmCOf(res)
 	return f
 }
 

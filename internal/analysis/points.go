@@ -53,6 +53,9 @@ type PointFigures struct {
 	Throughput Estimate // ops/s
 	P99        Estimate // µs, over all operations
 	NotOK      Estimate
+	// TpmC is the TPC-C trials' committed NewOrders per minute; no values
+	// when the trials are no TPC-C runs.
+	TpmC Estimate
 	// Ops are the figures of each operation any trial ran.
 	Ops map[string]OpEstimates
 	// Order lists Ops in the summary's order.
@@ -87,6 +90,7 @@ func Summarize(fs []Figures) PointFigures {
 		Throughput: collect(func(f Figures) (float64, bool) { return f.Throughput, true }),
 		P99:        collect(func(f Figures) (float64, bool) { return f.P99, true }),
 		NotOK:      collect(func(f Figures) (float64, bool) { return float64(f.NotOK), true }),
+		TpmC:       collect(func(f Figures) (float64, bool) { return f.TpmC, f.HasTpmC }),
 		Ops:        map[string]OpEstimates{},
 	}
 	for _, f := range fs {

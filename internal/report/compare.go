@@ -19,10 +19,14 @@ func buildComparison(c *Comparison, bars bool, rate rateUnit) *compView {
 		cv.Rows = compareRows(c, rate)
 		return cv
 	}
-	var rates []CompareRow
+	var rates, tpmC []CompareRow
 	latency := map[string][]CompareRow{}
 	var opOrder []string
 	for _, r := range c.Rows {
+		if isTpmC(r) {
+			tpmC = append(tpmC, r)
+			continue
+		}
 		if isRate(r) {
 			rates = append(rates, r)
 			continue
@@ -44,6 +48,8 @@ func buildComparison(c *Comparison, bars bool, rate rateUnit) *compView {
 			overall = append(overall, r)
 		}
 	}
+	// tpmC counts per minute, throughput per second: a chart each.
+	cv.Figures = append(cv.Figures, compareFigures("comparison-tpmc", "tpmC: "+b+vs+a, a, b, tpmC, &tpmCUnit)...)
 	cv.Figures = append(cv.Figures, compareFigures("comparison-throughput", "Throughput: "+b+vs+a, a, b, overall, &rate)...)
 	cv.Figures = append(cv.Figures, compareFigures("comparison-op-throughput", "Throughput per operation: "+b+vs+a, a, b, perOp, &rate)...)
 	var all []CompareRow
@@ -69,7 +75,10 @@ func compareRows(c *Comparison, rate rateUnit) []compRow {
 	for _, r := range c.Rows {
 		// A row's figures and their intervals in one unit.
 		f := latencyUnitFor(r.A, r.B).format
-		if isRate(r) {
+		switch {
+		case isTpmC(r):
+			f = tpmCUnit.format
+		case isRate(r):
 			f = rate.format
 		}
 		word, _ := verdictWord(r)
@@ -86,7 +95,7 @@ func compareRows(c *Comparison, rate rateUnit) []compRow {
 			verdict = word
 		}
 		name := figureName(r)
-		if r.Op == "" || strings.EqualFold(r.Op, "OVERALL") {
+		if (r.Op == "" || strings.EqualFold(r.Op, "OVERALL")) && !isTpmC(r) {
 			// "Throughput", but never "Threadcount=8 READ p99".
 			name = capitalize(name)
 		}

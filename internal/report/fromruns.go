@@ -202,6 +202,8 @@ func pointOf(p analysis.LinePoint) SweepPoint {
 	sp.P99us, sp.P99Lo, sp.P99Hi = pf.P99.Bounds()
 	sp.AvgUs, sp.AvgLo, sp.AvgHi = p.Avg.Bounds()
 	sp.ThroughputTrials, sp.P99Trials, sp.AvgTrials = pf.Throughput.Values, pf.P99.Values, p.Avg.Values
+	sp.TpmC, sp.TpmCLo, sp.TpmCHi = pf.TpmC.Bounds()
+	sp.TpmCTrials = pf.TpmC.Values
 	for name, o := range pf.Ops {
 		if o.HasLatency() {
 			of := OpFigures{AvgUs: o.Avg.Mean()}

@@ -86,6 +86,10 @@ type SweepPoint struct {
 	P99us, P99Lo, P99Hi                    float64
 	// AvgUs is the mean latency over all operations, with its interval.
 	AvgUs, AvgLo, AvgHi float64
+	// TpmC is a TPC-C point's committed NewOrders per minute, with its
+	// interval, and TpmCTrials each trial's; none for other runs.
+	TpmC, TpmCLo, TpmCHi float64
+	TpmCTrials           []float64
 	// PerOp holds the latency figures of each operation ("READ").
 	PerOp  map[string]OpFigures
 	Trials int

@@ -108,6 +108,8 @@ type runView struct {
 	Diagnosis *diagnosisView
 	// Thresholds are its --threshold limits and their outcomes.
 	Thresholds []thresholdRow
+	// TPCC is a TPC-C run's retries, aborts and rollbacks per transaction.
+	TPCC *tableView
 }
 
 // summaryRow is one line of a run's YCSB summary table.

@@ -59,6 +59,7 @@ func buildRun(anchor string, r *results.Results, name string) runView {
 		rv.Notes = append(rv.Notes, notes...)
 	}
 	rv.Notes = append(rv.Notes, shardingNotes(r)...)
+	rv.TPCC = tpccTable(r)
 	if f, note := spectrumFigure(id, r); note != "" {
 		rv.Notes = append(rv.Notes, note)
 	} else {

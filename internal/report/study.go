@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/mongobench/mongobench/internal/analysis"
 	"github.com/mongobench/mongobench/internal/results"
 	"github.com/mongobench/mongobench/internal/stats"
 )
@@ -88,6 +89,10 @@ func buildStudy(st *Study) *studyView {
 			func(p SweepPoint) []float64 { return p.P99Trials },
 			func(k KneeMark) float64 { return k.P99us }, formatLatency, true},
 	}
+	if studyHasTpmC(series) {
+		// TPC-C's own figure, the paper's: drawn first.
+		figures = append([]figure{{"study-tpmc", analysis.TpmCFigure, tpmCUnit.long, tpmCOfPoint, tpmCTrialsOf, nil, tpmCUnit.format, false}}, figures...)
+	}
 	// Each caption may call one line the best: a pair of lines tested in
 	// each figure, all sharing the page's level.
 	family := len(figures) * len(series) * (len(series) - 1) / 2
@@ -137,6 +142,9 @@ func buildStudy(st *Study) *studyView {
 		for _, p := range s.Points {
 			avgs = append(avgs, p.AvgUs)
 		}
+	}
+	if studyHasTpmC(series) {
+		sv.Pivots = append(sv.Pivots, pivotTable("tpmC", words, by, series, tpmCOfPoint, formatNum))
 	}
 	sv.Pivots = append(sv.Pivots,
 		pivotTable("Throughput ("+rate.short+")", words, by, series, func(p SweepPoint) (float64, float64, float64) { return p.Throughput, p.ThroughputLo, p.ThroughputHi }, formatNum),
@@ -228,7 +236,7 @@ func overlayCaption(what string, w sweepWords, ss []StudySeries, get func(SweepP
 }
 
 func lowerFirst(s string) string {
-	if s == "" || s[:1] == "p" {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
 		return s
 	}
 	return string(s[0]+'a'-'A') + s[1:]
