@@ -75,9 +75,17 @@ func (e *Executor) update(ctx context.Context, coll *mongo.Collection, op *Opera
 	var r *mongo.UpdateResult
 	var err error
 	if op.Kind == UpdateOne {
-		r, err = coll.UpdateOne(ctx, e.filter(op, n), update, options.UpdateOne().SetUpsert(op.Upsert))
+		o := options.UpdateOne().SetUpsert(op.Upsert)
+		if op.ArrayFilters != nil {
+			o.SetArrayFilters(e.arrayFilters(op, n))
+		}
+		r, err = coll.UpdateOne(ctx, e.filter(op, n), update, o)
 	} else {
-		r, err = coll.UpdateMany(ctx, e.filter(op, n), update, options.UpdateMany().SetUpsert(op.Upsert))
+		o := options.UpdateMany().SetUpsert(op.Upsert)
+		if op.ArrayFilters != nil {
+			o.SetArrayFilters(e.arrayFilters(op, n))
+		}
+		r, err = coll.UpdateMany(ctx, e.filter(op, n), update, o)
 	}
 	if r != nil {
 		res.Documents = r.MatchedCount + r.UpsertedCount
@@ -101,6 +109,9 @@ func (e *Executor) replaceOne(ctx context.Context, coll *mongo.Collection, op *O
 
 func (e *Executor) findOneAndUpdate(ctx context.Context, coll *mongo.Collection, op *Operation, n int64) (Result, error) {
 	o := options.FindOneAndUpdate().SetUpsert(op.Upsert)
+	if op.ArrayFilters != nil {
+		o.SetArrayFilters(e.arrayFilters(op, n))
+	}
 	if op.ReturnNew {
 		o.SetReturnDocument(options.After)
 	}
@@ -181,6 +192,21 @@ func (e *Executor) filter(op *Operation, n int64) bson.Raw {
 
 var emptyDoc = bson.Raw{5, 0, 0, 0, 0}
 
+// arrayFilters are op's array filters for operation n, each a document
+// the driver sends as it is. The driver takes them as a list of values,
+// so this allocates, as only an update with arrayFilters pays.
+func (e *Executor) arrayFilters(op *Operation, n int64) []any {
+	arr := bsoncore.Array(e.encode(op.ArrayFilters, n).b)
+	vals, _ := arr.Values()
+	filters := make([]any, 0, len(vals))
+	for _, v := range vals {
+		if d, ok := v.DocumentOK(); ok {
+			filters = append(filters, bson.Raw(d))
+		}
+	}
+	return filters
+}
+
 // withoutID drops a replacement's _id: a replacement may not change it, and
 // the template that inserted the document generates one.
 func withoutID(doc bson.Raw) bson.Raw {
@@ -238,9 +264,17 @@ func (e *Executor) bulk(ctx context.Context, coll *mongo.Collection, op *Operati
 		case InsertOne:
 			models = append(models, mongo.NewInsertOneModel().SetDocument(e.doc(s.Document, docNum)))
 		case UpdateOne:
-			models = append(models, mongo.NewUpdateOneModel().SetFilter(e.filter(s, n)).SetUpdate(e.encode(s.Update, n)).SetUpsert(s.Upsert))
+			m := mongo.NewUpdateOneModel().SetFilter(e.filter(s, n)).SetUpdate(e.encode(s.Update, n)).SetUpsert(s.Upsert)
+			if s.ArrayFilters != nil {
+				m.SetArrayFilters(e.arrayFilters(s, n))
+			}
+			models = append(models, m)
 		case UpdateMany:
-			models = append(models, mongo.NewUpdateManyModel().SetFilter(e.filter(s, n)).SetUpdate(e.encode(s.Update, n)).SetUpsert(s.Upsert))
+			m := mongo.NewUpdateManyModel().SetFilter(e.filter(s, n)).SetUpdate(e.encode(s.Update, n)).SetUpsert(s.Upsert)
+			if s.ArrayFilters != nil {
+				m.SetArrayFilters(e.arrayFilters(s, n))
+			}
+			models = append(models, m)
 		case ReplaceOne:
 			models = append(models, mongo.NewReplaceOneModel().SetFilter(e.filter(s, n)).SetReplacement(withoutID(e.doc(s.Document, docNum))).SetUpsert(s.Upsert))
 		case DeleteOne:

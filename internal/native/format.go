@@ -64,14 +64,17 @@ type Operation struct {
 	// update of one transaction).
 	Let []Let
 
-	Document   *Template // insertOne, insertMany, replaceOne (the replacement)
-	Batch      int       // insertMany: documents per call
-	Filter     *Template
-	Update     *Template // an update document or pipeline
-	Projection *Template
-	Sort       *Template
-	Hint       *Template
-	Pipeline   *Template
+	Document *Template // insertOne, insertMany, replaceOne (the replacement)
+	Batch    int       // insertMany: documents per call
+	Filter   *Template
+	Update   *Template // an update document or pipeline
+	// ArrayFilters are an update's filters of array elements ($[elem]):
+	// a list of filter documents.
+	ArrayFilters *Template
+	Projection   *Template
+	Sort         *Template
+	Hint         *Template
+	Pipeline     *Template
 	// Stages are the aggregation's stage names as written ("$match"),
 	// for asking the server whether it runs them before measuring.
 	Stages    []string
@@ -173,10 +176,10 @@ var kinds = []kindInfo{
 	{kind: InsertMany, options: []string{"document", "batch", "ordered"}},
 	{kind: Find, options: []string{"filter", "projection", "sort", "limit", "skip", "hint"}},
 	{kind: Aggregate, options: []string{"pipeline"}, required: []string{"pipeline"}},
-	{kind: UpdateOne, options: []string{"filter", "update", "upsert"}, required: []string{"filter", "update"}, write: true},
-	{kind: UpdateMany, options: []string{"filter", "update", "upsert"}, required: []string{"filter", "update"}, write: true},
+	{kind: UpdateOne, options: []string{"filter", "update", "upsert", "arrayFilters"}, required: []string{"filter", "update"}, write: true},
+	{kind: UpdateMany, options: []string{"filter", "update", "upsert", "arrayFilters"}, required: []string{"filter", "update"}, write: true},
 	{kind: ReplaceOne, options: []string{"filter", "document", "upsert"}, required: []string{"filter"}, write: true},
-	{kind: FindOneAndUpdate, options: []string{"filter", "update", "upsert", "sort", "projection", "returnNew"}, required: []string{"filter", "update"}},
+	{kind: FindOneAndUpdate, options: []string{"filter", "update", "upsert", "arrayFilters", "sort", "projection", "returnNew"}, required: []string{"filter", "update"}},
 	{kind: FindOneAndDelete, options: []string{"filter", "sort", "projection"}, required: []string{"filter"}},
 	{kind: DeleteOne, options: []string{"filter"}, required: []string{"filter"}, write: true},
 	{kind: DeleteMany, options: []string{"filter"}, required: []string{"filter"}, write: true},

@@ -189,14 +189,15 @@ var templateOptions = map[string]struct {
 	want  want
 	field func(*Operation) **Template
 }{
-	"document":   {wantDocument, func(op *Operation) **Template { return &op.Document }},
-	"filter":     {wantDocument, func(op *Operation) **Template { return &op.Filter }},
-	"update":     {wantDocumentOrList, func(op *Operation) **Template { return &op.Update }},
-	"projection": {wantDocument, func(op *Operation) **Template { return &op.Projection }},
-	"sort":       {wantDocument, func(op *Operation) **Template { return &op.Sort }},
-	"hint":       {wantAny, func(op *Operation) **Template { return &op.Hint }},
-	"pipeline":   {wantList, func(op *Operation) **Template { return &op.Pipeline }},
-	"keys":       {wantDocument, func(op *Operation) **Template { return &op.Keys }},
+	"document":     {wantDocument, func(op *Operation) **Template { return &op.Document }},
+	"filter":       {wantDocument, func(op *Operation) **Template { return &op.Filter }},
+	"update":       {wantDocumentOrList, func(op *Operation) **Template { return &op.Update }},
+	"arrayFilters": {wantList, func(op *Operation) **Template { return &op.ArrayFilters }},
+	"projection":   {wantDocument, func(op *Operation) **Template { return &op.Projection }},
+	"sort":         {wantDocument, func(op *Operation) **Template { return &op.Sort }},
+	"hint":         {wantAny, func(op *Operation) **Template { return &op.Hint }},
+	"pipeline":     {wantList, func(op *Operation) **Template { return &op.Pipeline }},
+	"keys":         {wantDocument, func(op *Operation) **Template { return &op.Keys }},
 }
 
 // operationOption reads one of the kind's options into op.
@@ -206,6 +207,13 @@ func (p *parser) operationOption(op *Operation, key string, v *yaml.Node, what s
 		*t.field(op) = p.template(v, ow, sc, t.want)
 		if key == "pipeline" {
 			op.Stages = stageNames(v)
+		}
+		if key == "arrayFilters" && v.Kind == yaml.SequenceNode {
+			for _, f := range v.Content {
+				if f.Kind != yaml.MappingNode {
+					p.errorf(f, "%s: an array filter is a document, such as {elem.qty: {$gt: 5}}", ow)
+				}
+			}
 		}
 		return
 	}

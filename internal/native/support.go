@@ -102,6 +102,10 @@ func (s Server) cannot(op *Operation) string {
 		case s.Topology == Sharded && s.older(4, 2):
 			return fmt.Sprintf("MongoDB %s has no transactions across shards; accepted: 4.2 or later on a sharded cluster", s.Version)
 		}
+	case UpdateOne, UpdateMany, FindOneAndUpdate:
+		if op.ArrayFilters != nil && s.FerretDB != "" {
+			return s.ferretName() + " has no arrayFilters; accepted: an update without arrayFilters, or MongoDB 3.6 or later"
+		}
 	case Aggregate:
 		if s.FerretDB != "" {
 			for _, st := range op.Stages {
