@@ -2,6 +2,7 @@ package native
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -185,6 +186,11 @@ func parseDataset(name string, data []byte, text bool) (*dataset, error) {
 			d.enc = appendString(d.enc, string(line))
 			d.types = append(d.types, tString)
 		} else {
+			// One JSON value, checked first, so that nothing of the line
+			// can close the wrapping below and go unread after it.
+			if !json.Valid(line) {
+				return nil, fmt.Errorf("%s:%d: not one JSON value; accepted: one relaxed Extended JSON value a line", name, i+1)
+			}
 			// Any value, not only a document: wrapped as a document's
 			// one field, whose element then gives its type and bytes.
 			wrap = append(append(append(wrap[:0], `{"v":`...), line...), '}')
