@@ -282,3 +282,45 @@ func TestDatasetRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetNameClash: a dataset file and another -P or dataset file of
+// one name cannot share the pods' directory; the same file twice can.
+func TestDatasetNameClash(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	workload := func(name, file string) string {
+		return write(name, "collections:\n  c:\n    document: {f: {^dataset: "+file+"}}\noperations: [{name: i, kind: insertOne, collection: c}]\nphases: {load: {count: 1}}\n")
+	}
+	write("a/cities.txt", "x\n")
+	write("b/cities.txt", "y\n")
+	first, again, other := workload("a/w1.yaml", "cities.txt"), workload("a/w2.yaml", "cities.txt"), workload("b/w3.yaml", "cities.txt")
+	s := valid()
+	for _, f := range []string{first, again} {
+		if _, err := s.AddWorkload(f); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+	_, err := s.AddWorkload(other)
+	want := "-P " + other + ": its dataset file cities.txt has the name of another -P or dataset file: the pods find them by name in one directory; rename one"
+	if got := errString(err); got != want {
+		t.Errorf("a second cities.txt: %q, want %q", got, want)
+	}
+	if s.Workloads["cities.txt"] != "x\n" || len(s.Workloads) != 3 {
+		t.Errorf("the ConfigMap holds %v after the refusal", slices.Sorted(maps.Keys(s.Workloads)))
+	}
+	self := write("c/d.txt", "collections:\n  c:\n    document: {f: {^dataset: d.txt}}\noperations: [{name: i, kind: insertOne, collection: c}]\nphases: {load: {count: 1}}\n")
+	v := valid()
+	if _, err := v.AddWorkload(self); errString(err) != "-P "+self+" names a dataset file d.txt, the workload file's own name: the pods find both by name in one directory; rename one" {
+		t.Errorf("a workload that is its own dataset: %v", err)
+	}
+}
