@@ -2,9 +2,13 @@ package kubejob
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -29,11 +33,17 @@ func isNativeWorkload(name string, data []byte) bool {
 // the comments left out and its secrets masked (a URL's password or
 // secret options in any value, and the whole value of a key that says
 // password), so that the pods read what the parser read here. A file
-// that is not YAML is an error: the command line refused it first.
-func nativeConfigMapWorkload(name string, data []byte) (string, error) {
+// that is not YAML is an error: the command line refused it first. The
+// dataset files its ^dataset generators name go beside it, by their base
+// names, which the file then names them by: datasets holds them.
+func nativeConfigMapWorkload(name string, data []byte) (content string, datasets map[string]string, err error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return "", fmt.Errorf("native workload %s: %v", name, err)
+		return "", nil, fmt.Errorf("native workload %s: %v", name, err)
+	}
+	datasets = map[string]string{}
+	if err := moveDatasets(name, &root, datasets, 0); err != nil {
+		return "", nil, err
 	}
 	maskNode(&root, false)
 	var b bytes.Buffer
@@ -41,12 +51,74 @@ func nativeConfigMapWorkload(name string, data []byte) (string, error) {
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
 	if err := enc.Encode(&root); err != nil {
-		return "", fmt.Errorf("native workload %s: %v", name, err)
+		return "", nil, fmt.Errorf("native workload %s: %v", name, err)
 	}
 	if err := enc.Close(); err != nil {
-		return "", fmt.Errorf("native workload %s: %v", name, err)
+		return "", nil, fmt.Errorf("native workload %s: %v", name, err)
 	}
-	return b.String(), nil
+	return b.String(), datasets, nil
+}
+
+// moveDatasets reads the dataset file of each ^dataset under n, relative
+// to the workload file name as the parser reads it, into datasets by its
+// base name, and names it by that base name in the tree: the pods find it
+// in WorkloadDir, beside the workload file.
+func moveDatasets(name string, n *yaml.Node, datasets map[string]string, depth int) error {
+	if n == nil || depth > 200 {
+		return nil
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value != "^dataset" {
+				continue
+			}
+			file := n.Content[i+1]
+			if file.Kind == yaml.MappingNode {
+				file = nil
+				for j := 0; j+1 < len(n.Content[i+1].Content); j += 2 {
+					if n.Content[i+1].Content[j].Value == "file" {
+						file = n.Content[i+1].Content[j+1]
+					}
+				}
+			}
+			if file == nil || file.Kind != yaml.ScalarNode {
+				continue // the parser refused it first
+			}
+			if strings.Contains(file.Value, "${") {
+				return fmt.Errorf("-P %s:%d:%d: the ^dataset file %s is named by a parameter, which the pods cannot follow to a file here; accepted: the file's name written out", name, file.Line, file.Column, file.Value)
+			}
+			path := file.Value
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(filepath.Dir(name), path)
+			}
+			key := filepath.Base(path)
+			// The ConfigMap's bound refuses a large file before it is read.
+			if fi, err := os.Stat(path); err == nil && fi.Size() > MaxConfigMapBytes {
+				return tooLarge(name, fi.Size())
+			}
+			data, err := os.ReadFile(path)
+			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+				err = pe.Err
+			}
+			if err != nil {
+				return fmt.Errorf("-P %s:%d:%d: cannot read dataset file %s: %v", name, file.Line, file.Column, path, err)
+			}
+			if !utf8.Valid(data) {
+				return fmt.Errorf("-P %s:%d:%d: dataset file %s is not UTF-8 text, which a ConfigMap's data must be; accepted: UTF-8", name, file.Line, file.Column, path)
+			}
+			if prev, ok := datasets[key]; ok && prev != string(data) {
+				return fmt.Errorf("-P %s:%d:%d: two dataset files are named %s: the pods find them by name in one directory; rename one", name, file.Line, file.Column, key)
+			}
+			datasets[key] = string(data)
+			file.Value, file.Tag, file.Style = key, "!!str", 0
+		}
+	}
+	for _, c := range n.Content {
+		if err := moveDatasets(name, c, datasets, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maskNode removes n's comments and masks its secrets, and its

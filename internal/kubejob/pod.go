@@ -3,6 +3,7 @@ package kubejob
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,8 +33,9 @@ func (s *Spec) AddWorkload(name string) (string, error) {
 		return "", fmt.Errorf("cannot read workload file %s: %v", name, err)
 	}
 	var content string
+	var datasets map[string]string
 	if isNativeWorkload(name, []byte(b.String())) {
-		content, err = nativeConfigMapWorkload(name, []byte(b.String()))
+		content, datasets, err = nativeConfigMapWorkload(name, []byte(b.String()))
 	} else {
 		content, err = configMapWorkload(name, b.String())
 	}
@@ -41,14 +43,45 @@ func (s *Spec) AddWorkload(name string) (string, error) {
 		return "", err
 	}
 	key := filepath.Base(name)
-	if prev, ok := s.Workloads[key]; ok && prev != content {
-		return "", fmt.Errorf("two -P files are named %s: the pods find them by name in one directory; rename one", key)
+	files := map[string]string{key: content}
+	for k, v := range datasets {
+		if k == key {
+			return "", fmt.Errorf("-P %s names a dataset file %s, the workload file's own name: the pods find both by name in one directory; rename one", name, k)
+		}
+		files[k] = v
+	}
+	held := 0
+	for k, v := range s.Workloads {
+		if _, ok := files[k]; !ok {
+			held += len(k) + len(v)
+		}
+	}
+	for k, v := range files {
+		if prev, ok := s.Workloads[k]; ok && prev != v {
+			if k == key {
+				return "", fmt.Errorf("two -P files are named %s: the pods find them by name in one directory; rename one", k)
+			}
+			return "", fmt.Errorf("-P %s: its dataset file %s has the name of another -P or dataset file: the pods find them by name in one directory; rename one", name, k)
+		}
+		held += len(k) + len(v)
+	}
+	if held > MaxConfigMapBytes {
+		return "", tooLarge(name, int64(held))
 	}
 	if s.Workloads == nil {
 		s.Workloads = map[string]string{}
 	}
-	s.Workloads[key] = content
+	maps.Copy(s.Workloads, files)
 	return WorkloadDir + "/" + key, nil
+}
+
+// MaxConfigMapBytes bounds the files the ConfigMap holds, names and
+// contents: Kubernetes refuses a ConfigMap past 1 MiB, and the rest of the
+// object (its metadata) needs some of it.
+const MaxConfigMapBytes = 1<<20 - 16<<10
+
+func tooLarge(name string, size int64) error {
+	return fmt.Errorf("-P %s: its workload and dataset files come to %d bytes or more, which no ConfigMap holds; accepted: at most %d bytes in all (Kubernetes' 1 MiB limit less room for the ConfigMap's own fields): a smaller dataset file", name, size, MaxConfigMapBytes)
 }
 
 // configMapWorkload is the -P file name as the ConfigMap holds it: not

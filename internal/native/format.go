@@ -20,6 +20,8 @@ type File struct {
 	// Source is the file as read, for parsing it again with other
 	// parameters (a sweep's points) and for sending it on (k8s).
 	Source []byte
+	// Datasets are the files ^dataset read, in the order first named.
+	Datasets []Dataset
 }
 
 // Parameter is a named value that the rest of the file uses as ${name};

@@ -101,6 +101,9 @@ type parser struct {
 	colls  map[string]*Collection
 	ops    map[string]*Operation
 	refs   []pendingRef
+	// datasets are the dataset files read so far, by path: each is read
+	// and encoded once however many fields draw from it.
+	datasets map[string]*dataset
 }
 
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {

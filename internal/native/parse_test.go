@@ -101,7 +101,7 @@ phases: {measure: {count: 1}}
 		{name: "unknown collection", from: "collection: orders\n  - name: byCustomer", src: "collection: order\n  - name: byCustomer",
 			want: `w.yaml:15:17: operation insert: collection "order" is not among the workload's collections; accepted: orders`},
 		{name: "unknown generator", from: "{^int64: {min: 1, max: 100}}}", src: "{^int: {min: 1, max: 100}}}",
-			want: `w.yaml:19:25: operation byCustomer: filter: unknown generator ^int; accepted: ^int32, ^int64, ^double, ^decimal, ^string, ^bool, ^date, ^now, ^objectId, ^uuid, ^binary, ^array, ^choice, ^fake, ^ref, ^let, ^number`},
+			want: `w.yaml:19:25: operation byCustomer: filter: unknown generator ^int; accepted: ^int32, ^int64, ^double, ^decimal, ^string, ^bool, ^date, ^now, ^objectId, ^uuid, ^binary, ^array, ^choice, ^fake, ^ref, ^let, ^number, ^dataset`},
 		{name: "min above max", from: "customer: {^int64: {min: 1, max: 100}}", src: "customer: {^int64: {min: 100, max: 1}}",
 			want: `w.yaml:11:26: collection orders: document: ^int64: min 100 is above max 1; accepted: min ≤ max`},
 		{name: "bad distribution", from: "customer: {^int64: {min: 1, max: 100}}", src: "customer: {^int64: {dist: pareto}}",

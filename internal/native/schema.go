@@ -80,6 +80,7 @@ var generatorDoc = map[string]string{
 	"^ref":      "the value of a field of an existing document: collection.field, or {field, dist: uniform|zipfian|normal}",
 	"^let":      "the operation's let value of this name",
 	"^number":   "the document or operation number itself (an int64)",
+	"^dataset":  "a value from a file, one a line: FILE or {file, dist: uniform|zipfian|normal|sequence}; .txt lines are strings, .jsonl/.ndjson lines relaxed Extended JSON; the path relative to the workload file",
 }
 
 func describe(key string) string {
@@ -159,6 +160,14 @@ func Schema() []byte {
 		fakeNames[i] = f.name
 	}
 	generators["^fake"] = obj{"description": generatorDoc["^fake"], "enum": fakeNames}
+	// A file name or dist may be a whole ${parameter}, which the schema
+	// cannot check further.
+	datasetFile := obj{"anyOf": []any{obj{"type": "string", "pattern": `\.(txt|jsonl|ndjson|TXT|JSONL|NDJSON)$`}, ref("parameterRef")}}
+	generators["^dataset"] = obj{"description": generatorDoc["^dataset"], "oneOf": []any{
+		datasetFile,
+		obj{"type": "object", "additionalProperties": false, "required": []string{"file"},
+			"properties": obj{"file": datasetFile, "dist": obj{"anyOf": []any{obj{"enum": distNames}, ref("parameterRef")}}}},
+	}}
 	phaseProps := obj{}
 	for _, k := range phaseKinds {
 		phaseProps[k] = obj{"$ref": "#/$defs/phase", "description": "the " + k + " phase"}

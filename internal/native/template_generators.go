@@ -16,6 +16,7 @@ import (
 var generatorNames = []string{
 	"^int32", "^int64", "^double", "^decimal", "^string", "^bool", "^date", "^now",
 	"^objectId", "^uuid", "^binary", "^array", "^choice", "^fake", "^ref", "^let", "^number",
+	"^dataset",
 }
 
 // objectIDEpoch is the timestamp of the first generated ObjectId
@@ -65,6 +66,8 @@ func (c *compiler) generator(k, opt *yaml.Node, what, path string, depth int) ge
 		return c.ref(opt, gw)
 	case "^let":
 		return c.let(opt, gw)
+	case "^dataset":
+		return c.dataset(opt, gw)
 	}
 	c.p.errorf(k, "%s: unknown generator %s; accepted: %s", what, name, strings.Join(generatorNames, ", "))
 	return nil
