@@ -45,6 +45,8 @@ type dataset struct {
 	off     []uint32
 	enc     []byte
 	largest int64
+	// decimal: some value is or holds a decimal128.
+	decimal bool
 }
 
 func (d *dataset) len() int { return len(d.types) }
@@ -93,6 +95,7 @@ func (c *compiler) dataset(opt *yaml.Node, what string) gen {
 		return nil
 	}
 	n := int64(d.len())
+	c.decimal = c.decimal || d.decimal
 	return &datasetGen{d: d, pick: newIntDist(kind, 0, n-1, float64(n-1)/2, float64(n)/6)}
 }
 
@@ -205,9 +208,30 @@ func parseDataset(name string, data []byte, text bool) (*dataset, error) {
 			v := elems[0].Value()
 			d.enc = append(d.enc, v.Value...)
 			d.types = append(d.types, byte(v.Type))
+			d.decimal = d.decimal || holdsDecimal(v)
 		}
 		d.largest = max(d.largest, int64(len(d.enc)-start))
 		d.off = append(d.off, uint32(len(d.enc)))
 	}
 	return d, nil
+}
+
+// holdsDecimal says whether v is a decimal128 or a document or array
+// that holds one at any depth.
+func holdsDecimal(v bson.RawValue) bool {
+	switch v.Type {
+	case bson.TypeDecimal128:
+		return true
+	case bson.TypeEmbeddedDocument, bson.TypeArray:
+		elems, err := bson.Raw(v.Value).Elements()
+		if err != nil {
+			return false
+		}
+		for _, e := range elems {
+			if holdsDecimal(e.Value()) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -88,6 +88,9 @@ func (ph *Phase) Unsupported(s Server) []string {
 
 // cannot says why s cannot run op itself (its steps are asked apart), or "".
 func (s Server) cannot(op *Operation) string {
+	if s.FerretDB != "" && op.holdsDecimal() {
+		return s.ferretName() + " has no decimal128; accepted: ^double or ^int64 in place of ^decimal, and no $numberDecimal in dataset files"
+	}
 	switch op.Kind {
 	case Transaction:
 		switch {
@@ -140,4 +143,20 @@ func (s Server) ferretName() string {
 		return "FerretDB"
 	}
 	return "FerretDB " + s.FerretDB
+}
+
+// holdsDecimal says whether any value op sends may be a decimal128: its
+// templates', its lets' and, for an insert, its collection's document's.
+func (op *Operation) holdsDecimal() bool {
+	for _, t := range []*Template{op.Document, op.Filter, op.Update, op.ArrayFilters, op.Projection, op.Sort, op.Hint, op.Pipeline, op.Keys} {
+		if t != nil && t.decimal {
+			return true
+		}
+	}
+	for _, l := range op.Let {
+		if l.Value != nil && l.Value.decimal {
+			return true
+		}
+	}
+	return false
 }

@@ -22,6 +22,9 @@ type Template struct {
 	// fixed: nothing in it is generated, so every number gives the same
 	// bytes.
 	fixed bool
+	// decimal: it may generate a decimal128 (^decimal, a dataset's value,
+	// a let that does), which FerretDB cannot store.
+	decimal bool
 }
 
 // Append appends the template's value for number n (a document number in
@@ -75,10 +78,11 @@ type scope struct {
 
 // compiler compiles one template.
 type compiler struct {
-	p     *parser
-	sc    scope
-	base  uint64
-	fixed bool
+	p       *parser
+	sc      scope
+	base    uint64
+	fixed   bool
+	decimal bool
 }
 
 // template compiles n; what names it in errors.
@@ -106,7 +110,7 @@ func (p *parser) template(n *yaml.Node, what string, sc scope, w want) *Template
 		p.errorf(n, "%s can reach %d bytes; accepted: at most %d (BSON's 16 MiB document limit)", what, size, maxDocument)
 		return nil
 	}
-	t := &Template{g: g, key: mix64(p.file.Seed, base), line: n.Line, col: n.Column, fixed: c.fixed}
+	t := &Template{g: g, key: mix64(p.file.Seed, base), line: n.Line, col: n.Column, fixed: c.fixed, decimal: c.decimal}
 	if t.fixed {
 		// Encoded once: a fixed filter or sort costs nothing per operation.
 		b, ty := g.appendValue(nil, nil, 0)

@@ -38,7 +38,8 @@ func (c *compiler) generator(k, opt *yaml.Node, what, path string, depth int) ge
 	case "^double":
 		return c.double(opt, gw)
 	case "^decimal":
-		return c.decimal(opt, gw)
+		c.decimal = true
+		return c.decimalGen(opt, gw)
 	case "^string":
 		return c.stringGen(opt, gw)
 	case "^bool":
@@ -127,6 +128,7 @@ func (c *compiler) let(opt *yaml.Node, what string) gen {
 			size := int64(0)
 			if l.Value != nil {
 				size = l.Value.g.maxSize()
+				c.decimal = c.decimal || l.Value.decimal
 			}
 			return &letGen{i: i, size: size}
 		}
@@ -252,7 +254,7 @@ func (c *compiler) double(opt *yaml.Node, what string) gen {
 	return g
 }
 
-func (c *compiler) decimal(opt *yaml.Node, what string) gen {
+func (c *compiler) decimalGen(opt *yaml.Node, what string) gen {
 	o := c.options(opt, what, []string{"min", "max", "scale", "dist"})
 	scale := int64(2)
 	if v := o["scale"]; v != nil {
