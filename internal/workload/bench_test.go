@@ -70,7 +70,7 @@ func (s *benchSession) worked(b *testing.B) {
 }
 
 // benchCore builds a workload from a built-in file and overrides.
-func benchCore(b *testing.B, file string, transactions bool, kv ...string) *Core {
+func benchCore(b testing.TB, file string, transactions bool, kv ...string) *Core {
 	b.Helper()
 	data, err := workloads.Files.ReadFile(file)
 	if err != nil {

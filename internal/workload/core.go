@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -56,7 +57,14 @@ type Core struct {
 	scanLength   generator.Chooser
 	fieldLength  generator.Chooser
 
-	randomValues []byte // shared read-only pool that random field values are sliced from
+	// randomValues is the shared read-only pool that random field values
+	// are sliced from, made on the first write: a read-only phase (workload
+	// C at 1,000 threads) never holds its megabyte. Its bytes depend on
+	// the seed alone, not on when it is made.
+	randomValues     []byte
+	randomValuesOnce sync.Once
+	randomValuesSize int64
+	randomValuesSeed uint64
 }
 
 // randomPoolSize is the least size of the shared pool of random value
@@ -127,15 +135,25 @@ func NewCore(spec *Spec, nextInsertKey int64, seed uint64) (*Core, error) {
 		return nil, fmt.Errorf("workload spec was not built by Resolve")
 	}
 
-	// YCSB's RandomByteIterator yields printable ASCII; so does this pool.
-	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	// At least the longest field, so that every value has the length the
 	// workload asks for; Resolve keeps that within a document's 16 MiB.
-	c.randomValues = make([]byte, max(randomPoolSize, min(spec.MaxFieldBytes(), MaxDocumentBytes)))
-	for i := range c.randomValues {
-		c.randomValues[i] = byte(' ' + r.IntN(95))
-	}
+	c.randomValuesSize = max(randomPoolSize, min(spec.MaxFieldBytes(), MaxDocumentBytes))
+	c.randomValuesSeed = seed
 	return c, nil
+}
+
+// pool returns the shared pool of random value bytes, making it on the
+// first call.
+func (c *Core) pool() []byte {
+	c.randomValuesOnce.Do(func() {
+		// YCSB's RandomByteIterator yields printable ASCII; so does this pool.
+		r := rand.New(rand.NewPCG(c.randomValuesSeed, 0x9e3779b97f4a7c15))
+		c.randomValues = make([]byte, c.randomValuesSize)
+		for i := range c.randomValues {
+			c.randomValues[i] = byte(' ' + r.IntN(95))
+		}
+	})
+	return c.randomValues
 }
 
 // addSaturating is a+b for b >= 0, or the largest int64 where that
@@ -378,7 +396,7 @@ func (w *Worker) appendValue(values []db.Field, bufs [][]byte, key string, field
 		bufs[field] = DeterministicValue(bufs[field][:0], key, name, int(size))
 		v = bufs[field]
 	} else {
-		pool := w.core.randomValues
+		pool := w.core.pool()
 		if size > int64(len(pool)) {
 			size = int64(len(pool))
 		}
