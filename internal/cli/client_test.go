@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,8 +13,6 @@ import (
 
 	"github.com/mongobench/mongobench/internal/diagnosis"
 	"github.com/mongobench/mongobench/internal/nullserver"
-	"github.com/mongobench/mongobench/internal/results"
-	"github.com/mongobench/mongobench/internal/sweep"
 )
 
 // TestClientBoundWarning starves a real client: mongobench runs in a
@@ -102,36 +99,4 @@ func TestClientBoundWarning(t *testing.T) {
 		t.Skipf("the client never got %.0f%% of its one CPU, other work on the host took it (used %s of its CPU), so no client-bound run could be shown", diagnosis.HostCPUBusyPct, strings.Join(attempts, ", "))
 	}
 	t.Errorf("a client held to one CPU with 64 threads was never client-bound (used %s of its CPU)", strings.Join(attempts, ", "))
-}
-
-// TestTrialNote: a sweep's table marks a client-bound trial, after the
-// notes that matter more.
-func TestTrialNote(t *testing.T) {
-	t.Parallel()
-	res := func(partial bool, extra *results.Extra) *results.Results {
-		return &results.Results{Partial: partial, Extra: extra}
-	}
-	bound := &results.Extra{Client: &results.Client{Bound: true}, Diagnosis: &results.Diagnosis{Verdict: diagnosis.ClientCPU, Limits: []results.Limit{{Kind: diagnosis.ClientCPU}}}}
-	// A client that waited for CPUs others kept busy: the diagnosis names
-	// the host, and the table does not call it client-bound.
-	starved := &results.Extra{Client: &results.Client{Utilization: 0.04, Waiting: 0.84}, Diagnosis: &results.Diagnosis{Verdict: diagnosis.HostBusy, Limits: []results.Limit{{Kind: diagnosis.HostBusy}}}}
-	tests := []struct {
-		name string
-		t    sweep.Trial
-		err  error
-		want string
-	}{
-		{"plain", sweep.Trial{Results: res(false, &results.Extra{Client: &results.Client{}})}, nil, ""},
-		{"client-bound", sweep.Trial{Results: res(false, bound)}, nil, "client-bound"},
-		{"host busy", sweep.Trial{Results: res(false, starved)}, nil, ""},
-		{"warm-up first", sweep.Trial{Results: res(false, bound), Warmup: true}, nil, "warm-up: not in the mean"},
-		{"partial first", sweep.Trial{Results: res(true, bound)}, nil, "partial: interrupted"},
-		{"failed first", sweep.Trial{Results: res(false, bound)}, errors.New("x"), "failed"},
-		{"no extra", sweep.Trial{Results: res(false, nil)}, nil, ""},
-	}
-	for _, tc := range tests {
-		if got := trialNote(tc.t, tc.err); got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
 }

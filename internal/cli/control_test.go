@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mongobench/mongobench/internal/texttable"
 )
 
 // TestControlCharacters: a label with a control character is refused
@@ -52,25 +49,5 @@ func TestControlCharacters(t *testing.T) {
 	r := mongobench(t, "run", "mongodb", "-P", "workloada", "-p", "mongodb.url="+url, "-p", "evil\x1b]0;pwned\x07=1", "-p", "table=$x")
 	if want := "mongobench: warning: unknown property evil\\x1b]0;pwned\\a (ignored)\n"; !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("stderr %q, want it to start with %q", r.stderr, want)
-	}
-}
-
-// TestTableEscapes: a table cell holding a newline or an escape sequence
-// stays on its row, escaped, and the columns still line up.
-func TestTableEscapes(t *testing.T) {
-	t.Parallel()
-	for _, label := range []string{"two\nlines", "red\x1b[31m", "cr\rhere", "tab\tbed", "del\x7f", "bidi\u202e"} {
-		var b bytes.Buffer
-		texttable.Write(&b, []string{"id", "label", "ops"}, [][]string{{"1", label, "10"}, {"22", "plain", "200"}}, map[int]bool{1: true})
-		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-		if len(lines) != 3 {
-			t.Fatalf("%q: %d lines, want 3:\n%s", label, len(lines), b.String())
-		}
-		if strings.ContainsAny(b.String(), "\r\t\x1b\x7f\u202e") {
-			t.Errorf("%q: raw control character in\n%q", label, b.String())
-		}
-		if len([]rune(lines[1])) != len([]rune(lines[2])) {
-			t.Errorf("%q: rows not aligned:\n%s", label, b.String())
-		}
 	}
 }
