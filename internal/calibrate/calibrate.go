@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/mongobench/mongobench/internal/db/mongo"
+	"github.com/mongobench/mongobench/internal/native"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/selfmon"
 	"github.com/mongobench/mongobench/internal/workload"
@@ -203,6 +204,9 @@ type point struct {
 	batchSize int
 	bare      bool // measure the bare driver loop beside it
 	extra     bool
+	// native runs the phase of a native workload in place of the spec's
+	// YCSB operations, for a comparison of the two's cost.
+	native *native.File
 }
 
 func (o *Options) points() []point {

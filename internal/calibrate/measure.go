@@ -239,6 +239,7 @@ func (m *measurer) mongobench(ctx context.Context, spec *workload.Spec, pt point
 				Command: command, Spec: spec, URL: m.url, BatchSize: max(pt.batchSize, 1),
 				Connect: connectTimeout, Path: path,
 			},
+			Native:         pt.native,
 			OperationsOnly: true,
 			BeforePhase: func(_ context.Context, p *bench.Prepared) (*results.Part, error) {
 				if got, fb := p.Client.Path(); got == mongo.PathLean && m.leanFallbacks == nil {

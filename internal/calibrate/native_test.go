@@ -7,12 +7,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mongobench/mongobench/internal/bench"
 	"github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/native"
-	"github.com/mongobench/mongobench/internal/redact"
-	"github.com/mongobench/mongobench/internal/results"
-	"github.com/mongobench/mongobench/internal/workload"
 )
 
 // nativeCalibration is YCSB's record and its read and insert as a native
@@ -47,52 +43,6 @@ phases:
   load: {count: 20000, operations: [native-insert]}
   measure: {count: 20000, operations: [native-read]}
 `
-
-// native measures a native workload's phase as mongobench measures
-// YCSB's (bench.Execute, operations only, from BeforePhase to AfterPhase),
-// with the same spec: the same threads and operation count.
-func (m *measurer) native(ctx context.Context, spec *workload.Spec, f *native.File, load bool) (Figures, error) {
-	command := "run"
-	if load {
-		command = "load"
-	}
-	var w *window
-	stopped := false
-	done, err := bench.Execute(ctx, bench.Execution{
-		Target: bench.Target{
-			Settings: &bench.Settings{
-				Command: command, Spec: spec, URL: m.url, BatchSize: 1,
-				Connect: connectTimeout, Path: mongo.PathDriver,
-			},
-			Native:         f,
-			OperationsOnly: true,
-			BeforePhase: func(context.Context, *bench.Prepared) (*results.Part, error) {
-				w = m.begin()
-				return nil, nil
-			},
-			AfterPhase: func() { w.stop(); stopped = true },
-		},
-		Meta: func(*bench.Prepared) results.Meta {
-			return results.Meta{Tool: results.Tool{Name: "mongobench"}, Phase: command}
-		},
-	})
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		if w != nil && !stopped {
-			w.probe.Stop()
-		}
-		return Figures{}, err
-	}
-	summary := done.Outcome.Summary
-	latency, failed := overall(summary)
-	fig := w.figures(summary.Operations, failed, latency)
-	if fig.Operations > 0 && failed == fig.Operations {
-		return fig, fmt.Errorf("every one of the %d operations failed (is %s a null server?)", failed, redact.URL(m.server.uri))
-	}
-	return fig, nil
-}
 
 // BenchmarkNativeAgainstYCSB measures, against the null server (a child
 // process, so that the figures are the client's alone), the client CPU
@@ -129,6 +79,9 @@ func BenchmarkNativeAgainstYCSB(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				// The same point, its operations the native workload's.
+				nativePt := pt
+				nativePt.native = f
 				const repeats = 5
 				var ycsb, nat []float64
 				b.ResetTimer()
@@ -140,7 +93,7 @@ func BenchmarkNativeAgainstYCSB(b *testing.B) {
 							return checked(fig, err, int64(b.N))
 						},
 						func() error {
-							fig, err := m.native(ctx, spec, f, kind.load)
+							fig, err := m.mongobench(ctx, spec, nativePt, mongo.PathDriver)
 							nat = append(nat, fig.CPUPerOpUs)
 							return checked(fig, err, int64(b.N))
 						},
