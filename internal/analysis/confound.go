@@ -168,7 +168,7 @@ func Confounders(names []string, groups [][]Run) []Confounder {
 			}
 		}
 		x := XDim(varied)
-		if x == "" {
+		if x == "" || variesNativeParameter(g, varied) {
 			continue
 		}
 		lines, _ := SweepLines(g, x, func(r Run) string { return LineName(r.Mark, x) })
@@ -194,4 +194,24 @@ func Confounders(names []string, groups [][]Run) []Confounder {
 		}
 	}
 	return out
+}
+
+// variesNativeParameter says whether a group's sweeps vary a parameter of
+// the native workload they ran (their runs record it as native.NAME): a
+// native workload's parameters shape its data as recordcount does, so the
+// data size is meant to change along such a sweep.
+func variesNativeParameter(g []Run, varied []string) bool {
+	for _, r := range g {
+		if r.Res == nil {
+			continue
+		}
+		for _, v := range varied {
+			for _, n := range strings.Split(v, ",") {
+				if _, ok := r.Res.Config[nativeKey+"."+n]; ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

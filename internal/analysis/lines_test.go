@@ -118,6 +118,22 @@ func TestConfounders(t *testing.T) {
 	if got := Confounders([]string{"a"}, [][]Run{data}); len(got) != 0 {
 		t.Errorf("a recordcount sweep flagged: %+v", got)
 	}
+	// So is a sweep of a native workload's parameter, which its runs
+	// record as native.NAME; a native sweep of the threads is not.
+	native := func(varied string, point map[string]string, docs string, size float64) Run {
+		r := markedRun([]string{varied}, point, size)
+		r.Res.Config["native"] = "insert1k"
+		r.Res.Config["native.documents"] = docs
+		return r
+	}
+	docs := []Run{native("documents", map[string]string{"documents": "100"}, "100", 1*mib), native("documents", map[string]string{"documents": "200"}, "200", 2*mib)}
+	if got := Confounders([]string{"a"}, [][]Run{docs}); len(got) != 0 {
+		t.Errorf("a sweep of a native workload's documents flagged: %+v", got)
+	}
+	threads := []Run{native("threadcount", map[string]string{"threadcount": "1"}, "100", 1*mib), native("threadcount", map[string]string{"threadcount": "4"}, "100", 2*mib)}
+	if got := Confounders([]string{"a"}, [][]Run{threads}); len(got) != 1 {
+		t.Errorf("a native thread sweep whose data doubled: %+v, want it flagged", got)
+	}
 }
 
 // TestStudyRefusalNamesRefs checks that groups left unnamed are lettered,
