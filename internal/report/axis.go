@@ -364,7 +364,19 @@ func formatSecondsTick(s float64) string {
 	if s == 0 {
 		return "0"
 	}
-	return strconv.FormatFloat(s, 'f', -1, 64) + " s"
+	// Four significant digits: a bar's mean of several runs (0.461 s) is
+	// labelled as measured, not with the float's noise
+	// (0.46099999999999997); the axis's round ticks are unchanged.
+	return strconv.FormatFloat(roundSignificant(s, 4), 'f', -1, 64) + " s"
+}
+
+// roundSignificant rounds v to digits significant digits.
+func roundSignificant(v float64, digits int) float64 {
+	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
+	}
+	scale := math.Pow(10, float64(digits)-math.Ceil(math.Log10(math.Abs(v))))
+	return math.Round(v*scale) / scale
 }
 
 // formatMinutesTick labels a time axis in minutes.

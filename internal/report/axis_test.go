@@ -380,3 +380,22 @@ func TestBytesAxis(t *testing.T) {
 		t.Errorf("small sizes: ticks %q, want %q", got, want)
 	}
 }
+
+// TestFormatSecondsTick: a time is labelled to four significant digits,
+// so that a mean of runs carries no float noise, and round ticks stay as
+// they are.
+func TestFormatSecondsTick(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   float64
+		want string
+	}{
+		{0, "0"}, {0.5, "0.5 s"}, {1, "1 s"}, {2.5, "2.5 s"}, {30, "30 s"}, {600, "600 s"},
+		{0.46099999999999997, "0.461 s"}, {0.2095, "0.2095 s"}, {0.20954, "0.2095 s"},
+		{12345.6, "12350 s"}, {0.000123456, "0.0001235 s"},
+	} {
+		if got := formatSecondsTick(tc.in); got != tc.want {
+			t.Errorf("formatSecondsTick(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
