@@ -174,8 +174,11 @@ func Validate(paths []string, params []Parameter, w io.Writer, bad func(line str
 // when there is none, the built-in workload of that name (shop.yaml).
 func readNamed(name string) ([]byte, error) {
 	if _, statErr := os.Stat(name); statErr != nil {
-		if data, err := fs.ReadFile(workloads.Files, path.Base(name)); err == nil && IsNative(data) {
-			return data, nil
+		if data, err := fs.ReadFile(workloads.Files, path.Base(name)); err == nil {
+			if IsNative(data) {
+				return data, nil
+			}
+			return nil, fmt.Errorf("%s is a built-in YCSB workload; validate checks native workload files (YAML or JSON, such as shop.yaml)", name)
 		}
 	}
 	return ReadFile(name)

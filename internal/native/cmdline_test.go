@@ -57,7 +57,7 @@ func TestValidate(t *testing.T) {
 	if got := out.String(); !strings.HasPrefix(got, "shop.yaml: valid: 3 collections, ") || !strings.Contains(got, "\ntasks.yaml: valid: ") {
 		t.Errorf("built-ins: stdout %q", got)
 	}
-	if _, err := Validate([]string{"workloada"}, nil, &out, func(string) {}); err == nil {
-		t.Error("validate workloada (a YCSB file): no error")
+	if _, err := Validate([]string{"workloada"}, nil, &out, func(string) {}); err == nil || err.Error() != "workloada is a built-in YCSB workload; validate checks native workload files (YAML or JSON, such as shop.yaml)" {
+		t.Errorf("validate workloada (a YCSB file): %v", err)
 	}
 }
