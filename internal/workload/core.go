@@ -57,14 +57,11 @@ type Core struct {
 	scanLength   generator.Chooser
 	fieldLength  generator.Chooser
 
-	// randomValues is the shared read-only pool that random field values
-	// are sliced from, made on the first write: a read-only phase (workload
-	// C at 1,000 threads) never holds its megabyte. Its bytes depend on
-	// the seed alone, not on when it is made.
+	// randomValues is the pool random field values are sliced from, made on
+	// the first write (a read-only phase never holds its megabyte).
 	randomValues     []byte
 	randomValuesOnce sync.Once
-	randomValuesSize int64
-	randomValuesSeed uint64
+	seed             uint64
 }
 
 // randomPoolSize is the least size of the shared pool of random value
@@ -134,11 +131,7 @@ func NewCore(spec *Spec, nextInsertKey int64, seed uint64) (*Core, error) {
 	if c.fieldLength == nil {
 		return nil, fmt.Errorf("workload spec was not built by Resolve")
 	}
-
-	// At least the longest field, so that every value has the length the
-	// workload asks for; Resolve keeps that within a document's 16 MiB.
-	c.randomValuesSize = max(randomPoolSize, min(spec.MaxFieldBytes(), MaxDocumentBytes))
-	c.randomValuesSeed = seed
+	c.seed = seed
 	return c, nil
 }
 
@@ -147,13 +140,19 @@ func NewCore(spec *Spec, nextInsertKey int64, seed uint64) (*Core, error) {
 func (c *Core) pool() []byte {
 	c.randomValuesOnce.Do(func() {
 		// YCSB's RandomByteIterator yields printable ASCII; so does this pool.
-		r := rand.New(rand.NewPCG(c.randomValuesSeed, 0x9e3779b97f4a7c15))
-		c.randomValues = make([]byte, c.randomValuesSize)
+		r := rand.New(rand.NewPCG(c.seed, 0x9e3779b97f4a7c15))
+		c.randomValues = make([]byte, poolSize(c.spec))
 		for i := range c.randomValues {
 			c.randomValues[i] = byte(' ' + r.IntN(95))
 		}
 	})
 	return c.randomValues
+}
+
+// poolSize is at least the longest field, so that every value has the
+// length the workload asks for; Resolve keeps that within a document's 16 MiB.
+func poolSize(spec *Spec) int64 {
+	return max(randomPoolSize, min(spec.MaxFieldBytes(), MaxDocumentBytes))
 }
 
 // addSaturating is a+b for b >= 0, or the largest int64 where that
@@ -294,6 +293,9 @@ type Worker struct {
 	verifyOK   bool
 	verifySeen int
 	verifyFn   db.FieldVisitor
+	// pool is the core's pool once this worker has written, so that a
+	// field's value costs no sync.Once.
+	pool []byte
 }
 
 // NewWorker returns worker number id's view. seed and id together fix its
@@ -396,7 +398,10 @@ func (w *Worker) appendValue(values []db.Field, bufs [][]byte, key string, field
 		bufs[field] = DeterministicValue(bufs[field][:0], key, name, int(size))
 		v = bufs[field]
 	} else {
-		pool := w.core.pool()
+		if w.pool == nil {
+			w.pool = w.core.pool()
+		}
+		pool := w.pool
 		if size > int64(len(pool)) {
 			size = int64(len(pool))
 		}

@@ -30,8 +30,8 @@ func TestPoolMadeOnFirstWrite(t *testing.T) {
 		w.DoTransaction(context.Background(), s)
 	}
 	pool := write.randomValues
-	if int64(len(pool)) != write.randomValuesSize || len(pool) < randomPoolSize {
-		t.Fatalf("pool of %d bytes, want %d", len(pool), write.randomValuesSize)
+	if want := poolSize(write.spec); int64(len(pool)) != want || len(pool) < randomPoolSize {
+		t.Fatalf("pool of %d bytes, want %d", len(pool), want)
 	}
 	r := rand.New(rand.NewPCG(1, 0x9e3779b97f4a7c15))
 	for i, b := range pool {
