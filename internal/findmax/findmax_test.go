@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -56,7 +57,7 @@ func TestKnownAnswer(t *testing.T) {
 			if res.Low != tt.low || res.High != tt.high || res.Text() != tt.text {
 				t.Errorf("%v–%v %q, want %v–%v %q; steps %v", res.Low, res.High, res.Text(), tt.low, tt.high, tt.text, targets(res.Steps))
 			}
-			if tt.steps != nil && !equal(targets(res.Steps), tt.steps) {
+			if tt.steps != nil && !slices.Equal(targets(res.Steps), tt.steps) {
 				t.Errorf("steps %v, want %v", targets(res.Steps), tt.steps)
 			}
 			if res.Found() && (res.Low > tt.capacity || (res.High > 0 && res.High <= tt.capacity)) {
@@ -64,18 +65,6 @@ func TestKnownAnswer(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A pass at the boundary that does not hold up when run again moves the

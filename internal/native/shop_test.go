@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,21 +119,9 @@ func TestShopCheckoutWithoutTransaction(t *testing.T) {
 			t.Errorf("%s sent as part of a transaction: %+v", s.name, s)
 		}
 	}
-	if want := []string{"find", "update", "insert", "update"}; !equalStrings(names, want) {
+	if want := []string{"find", "update", "insert", "update"}; !slices.Equal(names, want) {
 		t.Errorf("commands %v, want %v", names, want)
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestShopLoadNumbering: load operation n inserts customer n, product n
@@ -261,7 +250,7 @@ phases: {load: {count: 1}}
 		}
 	}
 	want := []string{`a:{"$numberLong":"10"}`, `b:{"$numberLong":"5"}`, `a:{"$numberLong":"11"}`}
-	if !equalStrings(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("inserted %v, want %v", got, want)
 	}
 }
