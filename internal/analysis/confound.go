@@ -21,6 +21,18 @@ var DataProperties = []string{
 	"dataintegrity", "mongodb.url", "mongodb.shardkey", "mongodb.shardkey.chunks",
 }
 
+// ShapesData says whether varying name changes the loaded data: one of
+// the DataProperties, or a parameter of the native workload whose runs'
+// configuration is config (they record it as native.NAME), which shapes
+// its documents as recordcount shapes YCSB's.
+func ShapesData(name string, config map[string]string) bool {
+	if slices.Contains(DataProperties, name) {
+		return true
+	}
+	_, native := config[nativeKey+"."+name]
+	return native
+}
+
 // DataGrowthLimit is how much the data may grow (or shrink) between two
 // points before they count as run on different data: a tenth more
 // documents changes what the cache holds and how deep the indexes are,
@@ -91,10 +103,10 @@ func dataSize(s *metrics.SizeStats) float64 {
 // first and last points in X order, and speaks when the smallest and
 // largest sizes along the sweep differ by more than DataGrowthLimit. ""
 // when nothing is to be said.
-func DataSizeConfounder(varied []string, pts []SizePoint) string {
+func DataSizeConfounder(varied []string, config map[string]string, pts []SizePoint) string {
 	for _, v := range varied {
 		for _, n := range strings.Split(v, ",") {
-			if slices.Contains(DataProperties, n) {
+			if ShapesData(n, config) {
 				return ""
 			}
 		}
@@ -161,14 +173,15 @@ func Confounders(names []string, groups [][]Run) []Confounder {
 	var out []Confounder
 	for gi, g := range groups {
 		var varied []string
+		var config map[string]string
 		for _, r := range g {
 			if r.Mark != nil && !r.Mark.Warmup && !r.Res.Partial {
-				varied = r.Mark.Varied
+				varied, config = r.Mark.Varied, r.Res.Config
 				break
 			}
 		}
 		x := XDim(varied)
-		if x == "" || variesNativeParameter(g, varied) {
+		if x == "" {
 			continue
 		}
 		lines, _ := SweepLines(g, x, func(r Run) string { return LineName(r.Mark, x) })
@@ -179,7 +192,7 @@ func Confounders(names []string, groups [][]Run) []Confounder {
 					pts = append(pts, SizePoint{Label: x + "=" + strconv.FormatFloat(xv, 'f', -1, 64), X: xv, Bytes: b})
 				}
 			}
-			what := DataSizeConfounder(varied, pts)
+			what := DataSizeConfounder(varied, config, pts)
 			if what == "" {
 				continue
 			}
@@ -194,24 +207,4 @@ func Confounders(names []string, groups [][]Run) []Confounder {
 		}
 	}
 	return out
-}
-
-// variesNativeParameter says whether a group's sweeps vary a parameter of
-// the native workload they ran (their runs record it as native.NAME): a
-// native workload's parameters shape its data as recordcount does, so the
-// data size is meant to change along such a sweep.
-func variesNativeParameter(g []Run, varied []string) bool {
-	for _, r := range g {
-		if r.Res == nil {
-			continue
-		}
-		for _, v := range varied {
-			for _, n := range strings.Split(v, ",") {
-				if _, ok := r.Res.Config[nativeKey+"."+n]; ok {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }

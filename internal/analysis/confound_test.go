@@ -47,7 +47,7 @@ func TestDataSizeConfounder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := DataSizeConfounder(tt.varied, tt.pts); got != tt.want {
+			if got := DataSizeConfounder(tt.varied, nil, tt.pts); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

@@ -126,24 +126,25 @@ func RateVerdict(x string, done []PointResult) analysis.RateVerdict {
 }
 
 // DataSizeConfounder says when the data size changed along a series whose
-// varied properties do not shape the data; "" when it did not. A varied
-// parameter of a native workload counts as shaping the data, as it does
-// for loading (NewPlanNative).
+// varied properties do not shape the data (analysis.ShapesData: a native
+// workload's parameter does, as its runs record it); "" when it did not.
 func DataSizeConfounder(varied []string, x string, done []PointResult) string {
 	var pts []analysis.SizePoint
+	var config map[string]string
 	for _, pr := range done {
-		if nf := pr.Point.Native; nf != nil && slices.ContainsFunc(varied, nf.HasParameter) {
-			return ""
+		counted := CountedResults(pr.Trials)
+		if config == nil && len(counted) > 0 {
+			config = counted[0].Config
 		}
 		v, err := strconv.ParseFloat(pr.Point.Values[x], 64)
 		if err != nil {
 			continue
 		}
-		if b, ok := analysis.PointDataSize(CountedResults(pr.Trials)); ok {
+		if b, ok := analysis.PointDataSize(counted); ok {
 			pts = append(pts, analysis.SizePoint{Label: x + "=" + pr.Point.Values[x], X: v, Bytes: b})
 		}
 	}
-	return analysis.DataSizeConfounder(varied, pts)
+	return analysis.DataSizeConfounder(varied, config, pts)
 }
 
 // TableOps are the operations a sweep's table has columns for: those

@@ -101,10 +101,16 @@ func TestDataSizeConfounderCounted(t *testing.T) {
 		t.Errorf("got %q, want it to start %q", got, want)
 	}
 	// A varied parameter of a native workload shapes the data, as
-	// recordcount does: the growth it makes is what was asked for.
-	nf := parseNative(t, nativeItems)
+	// recordcount does: the growth it makes is what was asked for. Its
+	// runs record the workload's parameters as native.NAME.
 	for _, pr := range grew {
-		pr.Point.Native = nf
+		for _, tr := range pr.Trials {
+			if tr.Results.Config == nil {
+				tr.Results.Config = map[string]string{}
+			}
+			tr.Results.Config["native"] = "items"
+			tr.Results.Config["native.docs"] = "10"
+		}
 	}
 	if got := DataSizeConfounder([]string{"docs", "threadcount"}, "threadcount", grew); got != "" {
 		t.Errorf("a varied parameter of the workload: %q", got)
