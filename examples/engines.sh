@@ -22,7 +22,6 @@ ops=$(scale 20000 300)
 repeat=$(scale 3 3)
 engines=(A B C)
 
-declare -A urls
 for engine in "${engines[@]}"; do
   server "engine-$engine" "ENGINE_${engine}_URL"
   urls[$engine]=$URL

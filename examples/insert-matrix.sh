@@ -13,12 +13,7 @@ sessions=$(scale 1,4,16 1,4)
 goroutines=$(scale 1,4,16,64 1,4)
 repeat=$(scale 3 2)
 
-declare -A urls
-for instance in small large; do
-  var=$(echo "$instance" | tr a-z A-Z)_URL
-  server "$instance" "$var"
-  urls[$instance]=$URL
-done
+start_servers small large
 
 for trial in $(seq 1 "$repeat"); do
   for instance in small large; do

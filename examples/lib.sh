@@ -85,6 +85,18 @@ server() {
   URL="${url%/}/ycsb"
 }
 
+# start_servers NAME... gives each configuration its server, NAME_URL's when
+# that is set (NAME in capitals), else an embedded one, and sets urls[NAME]
+# to its URL.
+declare -A urls
+start_servers() {
+  local name
+  for name in "$@"; do
+    server "$name" "$(echo "$name" | tr a-z A-Z)_URL"
+    urls[$name]=$URL
+  done
+}
+
 # say prints what the example does next.
 say() { echo "== $NAME: $*" >&2; }
 

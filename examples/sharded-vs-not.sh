@@ -28,7 +28,6 @@ shardkey=_id:hashed
 notes="$OUT/notes.md"
 cp "$EXAMPLES/notes/sharded-vs-not.md" "$notes"
 
-declare -A urls
 key=()
 for topology in sharded unsharded; do
   var=$(echo "$topology" | tr a-z A-Z)_URL

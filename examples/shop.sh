@@ -18,12 +18,7 @@ repeat=$(scale 3 2)
 transactions=${TRANSACTIONS:-false}
 configs=(current candidate)
 
-declare -A urls
-for config in "${configs[@]}"; do
-  var=$(echo "$config" | tr a-z A-Z)_URL
-  server "$config" "$var"
-  urls[$config]=$URL
-done
+start_servers "${configs[@]}"
 
 shop() {
   local config=$1

@@ -11,12 +11,7 @@ threads=$(scale 1,8,32,100 1,4)
 ops=$(scale 20000 300)
 repeat=$(scale 3 2)
 
-declare -A urls
-for disk in ssd essd; do
-  var=$(echo "$disk" | tr a-z A-Z)_URL
-  server "$disk" "$var"
-  urls[$disk]=$URL
-done
+start_servers ssd essd
 
 for trial in $(seq 1 "$repeat"); do
   for disk in ssd essd; do

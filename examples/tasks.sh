@@ -14,12 +14,7 @@ repeat=$(scale 3 2)
 declare -A text=([small]=20 [large]=2000)
 configs=(small large)
 
-declare -A urls
-for config in "${configs[@]}"; do
-  var=$(echo "$config" | tr a-z A-Z)_URL
-  server "$config" "$var"
-  urls[$config]=$URL
-done
+start_servers "${configs[@]}"
 
 for trial in $(seq 1 "$repeat"); do
   for config in "${configs[@]}"; do
