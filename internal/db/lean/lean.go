@@ -20,7 +20,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -317,7 +316,7 @@ type held struct {
 	conn   *mnet.Connection
 	tconn  *topology.Connection
 	server driver.Server
-	raw    net.Conn // nil: the driver's Read and Write
+	raw    *socket // nil: the driver's Read and Write
 	desc   description.Server
 	single bool // the topology is Single (a direct connection)
 	rttMin time.Duration

@@ -97,6 +97,9 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 			return nil, fmt.Errorf("cannot connect to %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
 		}
 	}
+	if opts.Dialer == nil {
+		opts.SetDialer(&lean.RawDialer{})
+	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
