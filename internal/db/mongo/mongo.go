@@ -544,9 +544,11 @@ func classify(err error) error {
 
 // OpenMonitor connects a second, small client for metrics and admin
 // commands: sharing the benchmark's pool would queue serverStatus behind
-// the workers and distort both.
+// the workers and distort both. Its pool keeps no idle connections: the
+// URL's minPoolSize is for the benchmark's pool, and above 2 the driver
+// would refuse it here.
 func OpenMonitor(cfg Config) (*mongo.Client, error) {
-	opts := options.Client().ApplyURI(cfg.URL).SetMaxPoolSize(2).SetAppName("mongobench-metrics")
+	opts := options.Client().ApplyURI(cfg.URL).SetMaxPoolSize(2).SetMinPoolSize(0).SetAppName("mongobench-metrics")
 	if cfg.ConnectTimeout > 0 {
 		opts.SetServerSelectionTimeout(cfg.ConnectTimeout).SetConnectTimeout(cfg.ConnectTimeout)
 	}
