@@ -13,7 +13,6 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"go.mongodb.org/mongo-driver/v2/bson"
-	driver "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
@@ -313,7 +312,10 @@ func overall(s *measure.Summary) (*hdrhistogram.Histogram, int64) {
 // around the call but a clock read for its latency. The filter is encoded
 // once: the floor is the driver's own cost.
 func (m *measurer) bare(ctx context.Context, spec *workload.Spec, threads int, ops int64) (Figures, error) {
-	client, err := driver.Connect(options.Client().ApplyURI(m.url).SetMaxPoolSize(uint64(max(100, threads))))
+	// Its pool is opened before the loop, as mongobench's paths open
+	// theirs, so that both measure a pool of one connection per thread
+	// rather than one still dialling; the loop itself is the driver's.
+	client, err := mongo.ConnectWarm(ctx, options.Client().ApplyURI(m.url).SetMaxPoolSize(uint64(max(100, threads))), threads, 30*time.Second)
 	if err != nil {
 		// The driver's message may quote the URL's option values.
 		return Figures{}, fmt.Errorf("cannot connect to %s: %s", redact.URL(m.url), redact.Error(err.Error(), m.url))

@@ -140,6 +140,14 @@ func (s *Server) isClosed() bool {
 	return s.closed
 }
 
+// Connections is how many client connections are open now (each of the
+// driver's monitors holds one or two of its own).
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
 // track registers a new connection, unless the server is closing. The
 // WaitGroup is incremented under the same lock that Close takes before
 // waiting, so no goroutine starts after Close began to wait.

@@ -130,10 +130,7 @@ func New(cfg Config) (*Client, error) {
 		c.inserts = "mongodb.upsert=true (replaceOne and bulk upserts)"
 	}
 	c.rawIO = cfg.Dialer != nil && o.TLSConfig == nil
-	c.sel.threshold = 15 * time.Millisecond
-	if o.LocalThreshold != nil {
-		c.sel.threshold = *o.LocalThreshold
-	}
+	c.sel.threshold = localThreshold(o)
 	if c.off != "" {
 		return c, nil
 	}
@@ -276,6 +273,15 @@ func sameChoice(a, b description.Topology) bool {
 		}
 	}
 	return true
+}
+
+// localThreshold is the latency window among mongoses (localThresholdMS),
+// the driver's default when the URL sets none.
+func localThreshold(o *options.ClientOptions) time.Duration {
+	if o.LocalThreshold != nil {
+		return *o.LocalThreshold
+	}
+	return 15 * time.Millisecond
 }
 
 // selector chooses the servers a primary read or any write may go to: the

@@ -91,14 +91,20 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 	if opts.Timeout == nil && cfg.OpTimeout > 0 {
 		opTimeout = cfg.OpTimeout
 	}
-	var leanCfg *lean.Config
-	if cfg.Path == PathLean {
-		if leanCfg, err = leanDeployment(opts); err != nil {
-			return nil, fmt.Errorf("cannot connect to %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
+	// lean's dialers: their sockets' reads and writes do not wake the
+	// runtime's monitor thread, and the lean path's remembers each socket,
+	// so that a worker can use it without the driver's per-message
+	// goroutines.
+	if opts.Dialer == nil {
+		if cfg.Path == PathLean {
+			opts.SetDialer(&lean.Dialer{})
+		} else {
+			opts.SetDialer(&lean.RawDialer{})
 		}
 	}
-	if opts.Dialer == nil {
-		opts.SetDialer(&lean.RawDialer{})
+	shared, err := sharedDeployment(opts)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
 	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
@@ -109,16 +115,19 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 	if err := client.Ping(pingCtx, readpref.Nearest()); err != nil {
 		// In the background: Disconnect waits for the server monitor's
 		// handshake whatever its context says, which on a server that
-		// accepts and never answers lasts the whole connect timeout, and
-		// the caller (interrupted, or told that nothing answered) should
-		// not wait that long again.
+		// accepts connections but never answers is the whole connect
+		// timeout again; the caller (interrupted, or told that nothing
+		// answered) should not wait that long again.
 		go func() { _ = client.Disconnect(context.Background()) }()
 		return nil, connectError(cfg, opts, err)
 	}
+	warmCtx, cancelWarm := context.WithTimeout(ctx, cfg.ConnectTimeout)
+	lean.Warm(warmCtx, *shared, poolTarget(opts, cfg.Threads))
+	cancelWarm()
 	c := &Client{cfg: cfg, client: client, db: client.Database(cfg.Database), opTimeout: opTimeout}
-	if leanCfg != nil {
-		leanCfg.Database, leanCfg.Upsert, leanCfg.OpTimeout = cfg.Database, cfg.Upsert, opTimeout
-		if c.lean, err = lean.New(*leanCfg); err != nil {
+	if cfg.Path == PathLean {
+		shared.Database, shared.Upsert, shared.OpTimeout = cfg.Database, cfg.Upsert, opTimeout
+		if c.lean, err = lean.New(*shared); err != nil {
 			_ = client.Disconnect(context.WithoutCancel(ctx))
 			return nil, err
 		}
@@ -126,18 +135,47 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// leanDeployment builds the topology both paths share: the driver's
-// client is given it as its deployment, and the lean path checks its
-// connections out of the same pool. The dialer remembers the sockets so
-// that the lean path can use them without the driver's per-message
-// goroutines.
-func leanDeployment(opts *options.ClientOptions) (*lean.Config, error) {
+// poolTarget is how many connections a phase of threads workers holds at
+// once: one each, up to the pool's maximum.
+func poolTarget(opts *options.ClientOptions, threads int) int {
+	if opts.MaxPoolSize != nil && *opts.MaxPoolSize > 0 && uint64(threads) > *opts.MaxPoolSize {
+		return int(*opts.MaxPoolSize)
+	}
+	return threads
+}
+
+// ConnectWarm connects a driver client through a topology built here whose
+// pool it opens to one connection per thread before it returns
+// (lean.Warm), with opts' dialer (the driver's own when it has none):
+// calibrate's bare driver loop uses it, so that the bare loop and
+// mongobench's paths measure pools alike.
+func ConnectWarm(ctx context.Context, opts *options.ClientOptions, threads int, timeout time.Duration) (*mongo.Client, error) {
+	shared, err := sharedDeployment(opts)
+	if err != nil {
+		return nil, err
+	}
+	client, err := mongo.Connect(opts)
+	if err != nil {
+		return nil, err
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := client.Ping(pingCtx, nil); err != nil {
+		_ = client.Disconnect(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	lean.Warm(pingCtx, *shared, poolTarget(opts, threads))
+	return client, nil
+}
+
+// sharedDeployment builds the topology the driver's client is given as its
+// deployment (the one it would have built from opts), so that mongobench
+// can open its pool before a phase (lean.Warm) and the lean path can check
+// its connections out of the same pool.
+func sharedDeployment(opts *options.ClientOptions) (*lean.Config, error) {
 	//lint:ignore SA1019 the handshakes and the lean path share one clock
 	cfg := &lean.Config{Clock: new(session.ClusterClock), Options: opts}
-	if opts.Dialer == nil {
-		cfg.Dialer = &lean.Dialer{}
-		opts.SetDialer(cfg.Dialer)
-	}
+	cfg.Dialer, _ = opts.Dialer.(*lean.Dialer)
 	tcfg, err := topology.NewConfig(opts, cfg.Clock)
 	if err != nil {
 		return nil, err
