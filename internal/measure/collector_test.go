@@ -32,13 +32,13 @@ func TestRingSize(t *testing.T) {
 	}{
 		{0, 8192},
 		{1, 8192},
-		{8, 8192}, // 2 MiB / 8 / 32 B = 8192 exactly
-		{9, 4096},
-		{64, 1024},
-		{100, 512},  // 655 → 512
-		{1000, 64},  // 65 → 64
-		{1024, 64},  // 64 exactly
-		{10000, 64}, // floor
+		{4, 8192}, // 1 MiB / 4 / 32 B = 8192 exactly
+		{5, 4096},
+		{64, 512},
+		{100, 256},  // 327 → 256
+		{1000, 32},  // 32.8 → 32
+		{1024, 32},  // 32 exactly
+		{10000, 32}, // floor
 	}
 	for _, tt := range tests {
 		if got := ringSize(tt.threads); got != tt.want {
@@ -48,9 +48,9 @@ func TestRingSize(t *testing.T) {
 	if sampleSize != 32 {
 		t.Errorf("sampleSize = %d, want 32 (the ring sizing assumes it)", sampleSize)
 	}
-	// The goal the budget serves: the rings of 1,000 workers in 2 MiB.
-	if got := 1000 * ringSize(1000) * sampleSize; got > 2<<20 {
-		t.Errorf("rings of 1000 workers take %d bytes, want at most 2 MiB", got)
+	// The goal the budget serves: the rings of 1,000 workers in 1 MiB.
+	if got := 1000 * ringSize(1000) * sampleSize; got > 1<<20 {
+		t.Errorf("rings of 1000 workers take %d bytes, want at most 1 MiB", got)
 	}
 }
 
@@ -60,8 +60,10 @@ func TestBurstRecorderRingSize(t *testing.T) {
 	tests := []struct {
 		burst, want int
 	}{
-		{0, 64},
-		{1, 64},
+		{0, 32},
+		{1, 32},
+		{32, 32},
+		{33, 64},
 		{64, 64},
 		{65, 128},
 		{101, 128}, // a load batch of 100 and its INSERT-BATCH sample
@@ -405,10 +407,10 @@ func TestCollectorLosesNothing(t *testing.T) {
 }
 
 // The smallest rings, 1,000 of them, fed at 500 samples per second each:
-// over twice what a client that fast reaches against a null server, since
-// its workers share two to a few dozen CPUs. A 64-slot ring holds more
-// than a tenth of a second of such a worker: drained every drainPeriod, or
-// even a tenth of a second late, none waits. Decided on the collector's
+// over three times what a client that fast reaches against a null server,
+// since its workers share two to a few dozen CPUs. A 32-slot ring holds
+// more than 50 ms of such a worker, ten drain periods: drained every
+// drainPeriod, or even 50 ms late, none waits. Decided on the collector's
 // own steps, not on the scheduler: each round every worker records a tenth
 // of a second of samples on a fake clock, then the rings are drained once,
 // as the collector's goroutine does.
@@ -417,7 +419,7 @@ func TestSmallRingsKeepPaceAtHighThreadCounts(t *testing.T) {
 	const (
 		workers = 1000
 		every   = 2 * ms // 500 samples per second
-		late    = 100 * ms
+		late    = 50 * ms
 		perLate = int(late / every)
 		rounds  = 6
 	)
@@ -427,10 +429,10 @@ func TestSmallRingsKeepPaceAtHighThreadCounts(t *testing.T) {
 		recs[i] = c.NewRecorder()
 	}
 	if n := len(recs[0].buf); n != minRingSize || n <= perLate {
-		t.Fatalf("ring of %d slots at %d threads, want the smallest, %d, over the %d samples of a tenth of a second", n, workers, minRingSize, perLate)
+		t.Fatalf("ring of %d slots at %d threads, want the smallest, %d, over the %d samples of 50 ms", n, workers, minRingSize, perLate)
 	}
 	if drainPeriod > time.Duration(late) {
-		t.Fatalf("drainPeriod %v is longer than the tenth of a second a ring holds", drainPeriod)
+		t.Fatalf("drainPeriod %v is longer than the 50 ms a ring holds", drainPeriod)
 	}
 	var recorded int64
 	for round := range rounds {
