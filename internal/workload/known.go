@@ -78,7 +78,7 @@ var KnownProperties = []Known{
 	{"mongodb.writeConcern", "", "write concern, added to the URL unless it sets w: 0|1|2|...|majority, or YCSB's errors_ignored|unacknowledged|acknowledged|journaled|replica_acknowledged"},
 	{"mongodb.readPreference", "", "read preference, added to the URL unless it sets one: primary|primary_preferred|secondary|secondary_preferred|nearest"},
 	{"mongodb.maxconnections", "", "deprecated: becomes maxPoolSize"},
-	{"mongodb.connecttimeout", "10", "seconds to wait for the server at start-up"},
+	{"mongodb.connecttimeout", "10", "seconds to wait for the server at start-up, and then for the pool to open its connections (one per thread, up to maxPoolSize) before each phase"},
 	{"mongodb.shardkey", "", "shard the collection through a mongos before a load (check it before a run): _id:hashed, field0:1,_id:1, ..."},
 	{"mongodb.shardkey.chunks", "", "numInitialChunks: chunks a hashed shard key starts with (default: the server's)"},
 	// TPC-C (workload=tpcc; see docs/explanation/tpcc.md).
