@@ -49,21 +49,10 @@ if ! /usr/bin/time -f %M true 2>/dev/null; then
   exit 2
 fi
 
-# The null server's first line on stdout is its URI.
-"$bin" server --null --addr 127.0.0.1:0 >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-for _ in $(seq 100); do
-  [ -s "$work/server.out" ] && break
-  sleep 0.1
-done
-uri=$(head -n 1 "$work/server.out")
-if [ -z "$uri" ]; then
-  echo "memory.sh: the null server did not start: $(cat "$work/server.err")" >&2
-  exit 1
-fi
-url="${uri%%/\?*}/ycsb?${uri#*\?}"
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+start_null_server "$bin" memory.sh
 
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 echo "load average before: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 printf '%-8s %12s %4s %14s %10s %12s\n' path operations rep peak_rss_MiB seconds median_MiB

@@ -42,20 +42,11 @@ if [ -z "$bin" ]; then
   bin="$work/mongobench"
 fi
 
-"$bin" server --null --addr 127.0.0.1:0 >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-for _ in $(seq 100); do
-  [ -s "$work/server.out" ] && break
-  sleep 0.1
-done
-uri=$(head -n 1 "$work/server.out")
-if [ -z "$uri" ]; then
-  echo "openloop-floor.sh: the null server did not start: $(cat "$work/server.err")" >&2
-  exit 1
-fi
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+start_null_server "$bin" openloop-floor.sh
 port=${uri##*:}
 port=${port%%/*}
-url="${uri%%/\?*}/ycsb?${uri#*\?}"
 
 # mongobench's CPU per operation: (user + system) of the whole process over
 # its operations, start-up included, as /usr/bin/time sees it.
@@ -74,7 +65,6 @@ mb() { # path, extra flags, seconds
 floor() { # closed|open
   "$work/floor" "$port" "$1" "$threads" "$rate" "$2" | sed -E 's/.*cpu_per_op_us=([0-9.]+)( lag_p50_us=([0-9.]+) lag_p99_us=([0-9.]+))?.*/\1 \3 \4/'
 }
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 echo "load average before: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 printf '%-22s %4s %12s %12s %8s  %s\n' client rep closed_µs open_µs ratio "open loop's schedule lag"
