@@ -121,9 +121,15 @@ func Open(ctx context.Context, cfg Config) (*Client, error) {
 		go func() { _ = client.Disconnect(context.Background()) }()
 		return nil, connectError(cfg, opts, err)
 	}
-	warmCtx, cancelWarm := context.WithTimeout(ctx, cfg.ConnectTimeout)
-	lean.Warm(warmCtx, *shared, poolTarget(opts, cfg.Threads))
-	cancelWarm()
+	// The pool is opened where a primary operation goes. Reads under
+	// another read preference go elsewhere, and a primary given
+	// connections for nothing would be a cost to the cluster: their pools
+	// grow as the driver grows them.
+	if rp := opts.ReadPreference; rp == nil || rp.Mode() == readpref.PrimaryMode {
+		warmCtx, cancelWarm := context.WithTimeout(ctx, cfg.ConnectTimeout)
+		lean.Warm(warmCtx, *shared, poolTarget(opts, cfg.Threads))
+		cancelWarm()
+	}
 	c := &Client{cfg: cfg, client: client, db: client.Database(cfg.Database), opTimeout: opTimeout}
 	if cfg.Path == PathLean {
 		shared.Database, shared.Upsert, shared.OpTimeout = cfg.Database, cfg.Upsert, opTimeout

@@ -10,7 +10,9 @@ import (
 )
 
 // TestOpenWarmsThePool: Open leaves the pool holding one connection per
-// thread, up to maxPoolSize, before any operation runs, on both paths. The
+// thread, up to maxPoolSize, before any operation runs, on both paths;
+// not under a read preference other than primary, whose reads go to other
+// servers than the warmed pool's. The
 // null server counts the connections; the embedded server would too, but
 // its own bookkeeping is not this test's subject.
 func TestOpenWarmsThePool(t *testing.T) {
@@ -18,12 +20,13 @@ func TestOpenWarmsThePool(t *testing.T) {
 		path    string
 		threads int
 		query   string
-		want    int // pool connections: min(threads, maxPoolSize)
+		want    int // pool connections: min(threads, maxPoolSize), or the ping's one
 	}{
 		{PathDriver, 1, "", 1},
 		{PathDriver, 40, "", 40},
 		{PathLean, 40, "", 40},
 		{PathDriver, 40, "maxPoolSize=10", 10},
+		{PathDriver, 40, "readPreference=secondaryPreferred", 1}, // the ping's
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%s/%d/%s", tc.path, tc.threads, tc.query), func(t *testing.T) {
