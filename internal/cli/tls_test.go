@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mongobench/mongobench/internal/embedded"
-	"github.com/mongobench/mongobench/internal/embedded/embeddedtest"
+	"github.com/mongobench/mongobench/internal/testcert"
 )
 
 // TestTLS runs a benchmark over TLS against the embedded server's TLS
@@ -15,7 +15,7 @@ import (
 func TestTLS(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	cert, key := embeddedtest.WriteCertificate(t, dir)
+	cert, key := testcert.Write(t, dir)
 	srv, err := embedded.Start(context.Background(), embedded.Options{TLS: &embedded.TLSOptions{CertFile: cert, KeyFile: key}})
 	if err != nil {
 		t.Fatal(err)

@@ -3,17 +3,11 @@ package embedded
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/binary"
-	"encoding/pem"
 	"errors"
 	"io/fs"
-	"math/big"
 	"net"
 	"os"
 	"path/filepath"
@@ -21,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mongobench/mongobench/internal/testcert"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -201,7 +196,7 @@ func TestDataDirKept(t *testing.T) {
 }
 
 func TestStartErrors(t *testing.T) {
-	certFile, keyFile := writeCert(t)
+	certFile, keyFile := testcert.Write(t, t.TempDir())
 
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -240,55 +235,8 @@ func TestStartErrors(t *testing.T) {
 	}
 }
 
-// writeCert writes a self-signed certificate for 127.0.0.1 and its key, and
-// returns their paths.
-func writeCert(t testing.TB) (certFile, keyFile string) {
-	t.Helper()
-
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "mongobench test"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	dir := t.TempDir()
-	certFile = filepath.Join(dir, "cert.pem")
-	keyFile = filepath.Join(dir, "key.pem")
-
-	if err = os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-
-	if err = os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-
-	return certFile, keyFile
-}
-
 func TestTLS(t *testing.T) {
-	certFile, keyFile := writeCert(t)
+	certFile, keyFile := testcert.Write(t, t.TempDir())
 	s := startServer(t, Options{TLS: &TLSOptions{CertFile: certFile, KeyFile: keyFile}})
 
 	if !strings.HasSuffix(s.URI(), "/?tls=true") {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mongobench/mongobench/internal/db"
 	"github.com/mongobench/mongobench/internal/embedded"
-	"github.com/mongobench/mongobench/internal/embedded/embeddedtest"
+	"github.com/mongobench/mongobench/internal/testcert"
 )
 
 // TestLeanOverTLS: under TLS the lean path cannot use the socket it
@@ -18,7 +18,7 @@ import (
 func TestLeanOverTLS(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	cert, key := embeddedtest.WriteCertificate(t, dir)
+	cert, key := testcert.Write(t, dir)
 	srv, err := embedded.Start(context.Background(), embedded.Options{TLS: &embedded.TLSOptions{CertFile: cert, KeyFile: key}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,7 @@
-package embeddedtest
+// Package testcert writes a self-signed TLS certificate for tests. It
+// depends on nothing of mongobench's, so that the embedded server's own
+// tests and those of the packages above it share one helper.
+package testcert
 
 import (
 	"crypto/ecdsa"
@@ -15,10 +18,10 @@ import (
 	"time"
 )
 
-// WriteCertificate makes a self-signed certificate for 127.0.0.1 and
-// localhost that is its own CA, for an embedded server's TLS listener,
-// and returns the certificate and key files written into dir.
-func WriteCertificate(t testing.TB, dir string) (certFile, keyFile string) {
+// Write makes a self-signed certificate for 127.0.0.1 and localhost that
+// is its own CA, for an embedded server's TLS listener, and returns the
+// certificate and key files written into dir.
+func Write(t testing.TB, dir string) (certFile, keyFile string) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
