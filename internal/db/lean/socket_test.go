@@ -39,9 +39,11 @@ func socketPair(t *testing.T) (*socket, net.Conn) {
 	return s, peer
 }
 
-// TestSocketWritesAllOfALargeMessage writes more than the kernel's buffers
-// hold while the peer has not started reading: the write must wait for
-// room and resume where it stopped, so every byte arrives in order.
+// TestSocketWritesAllOfALargeMessage writes more than the kernel's
+// buffers on both ends hold (16 MiB; loopback's are a few MiB), so the
+// write cannot finish in one call whenever the peer starts reading: it
+// must wait for room and resume where it stopped, and every byte arrive
+// in order.
 func TestSocketWritesAllOfALargeMessage(t *testing.T) {
 	s, peer := socketPair(t)
 	msg := make([]byte, 16<<20)
@@ -50,7 +52,6 @@ func TestSocketWritesAllOfALargeMessage(t *testing.T) {
 	}
 	got := make(chan []byte, 1)
 	go func() {
-		time.Sleep(20 * time.Millisecond) // let the write fill the buffers first
 		b, _ := io.ReadAll(io.LimitReader(peer, int64(len(msg))))
 		got <- b
 	}()
@@ -93,8 +94,9 @@ func TestSocketReads(t *testing.T) {
 
 // TestSocketDeadline: a read past its deadline fails as a timeout, which
 // is what classifyNet reports as db.ErrTimeout; and moving the deadline
-// into the past interrupts a read already waiting, which is how a
-// cancelled run stops a worker waiting for its reply.
+// into the past from another goroutine ends a read, which is how a
+// cancelled run stops a worker waiting for its reply. Whether the read
+// was already waiting or had not started, it must end as a timeout.
 func TestSocketDeadline(t *testing.T) {
 	s, _ := socketPair(t)
 	if err := s.SetDeadline(time.Now().Add(10 * time.Millisecond)); err != nil {
@@ -113,7 +115,6 @@ func TestSocketDeadline(t *testing.T) {
 		_, err := s.Read(make([]byte, 8))
 		done <- err
 	}()
-	time.Sleep(10 * time.Millisecond) // let the read start waiting
 	if err := s.SetDeadline(time.Unix(1, 0)); err != nil {
 		t.Fatal(err)
 	}
