@@ -315,7 +315,7 @@ func (m *measurer) bare(ctx context.Context, spec *workload.Spec, threads int, o
 	// Its pool is opened before the loop, as mongobench's paths open
 	// theirs, so that both measure a pool of one connection per thread
 	// rather than one still dialling; the loop itself is the driver's.
-	client, err := mongo.ConnectWarm(ctx, options.Client().ApplyURI(m.url).SetMaxPoolSize(uint64(max(100, threads))), threads, 30*time.Second)
+	client, err := mongo.ConnectWarm(ctx, mongo.DefaultPoolSize(options.Client().ApplyURI(m.url), threads), threads, 30*time.Second)
 	if err != nil {
 		// The driver's message may quote the URL's option values.
 		return Figures{}, fmt.Errorf("cannot connect to %s: %s", redact.URL(m.url), redact.Error(err.Error(), m.url))

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	dbmongo "github.com/mongobench/mongobench/internal/db/mongo"
 	"github.com/mongobench/mongobench/internal/redact"
 	"github.com/mongobench/mongobench/internal/results"
 )
@@ -22,10 +23,7 @@ var ErrLoaded = errors.New("already loaded")
 // Connect opens and pings the client of tpcc load and check. Its errors
 // name the server without its password.
 func Connect(ctx context.Context, url string, threads int) (*mongo.Client, error) {
-	co := options.Client().ApplyURI(url).SetAppName("mongobench tpcc")
-	if co.MaxPoolSize == nil {
-		co.SetMaxPoolSize(uint64(max(100, threads)))
-	}
+	co := dbmongo.DefaultPoolSize(options.Client().ApplyURI(url).SetAppName("mongobench tpcc"), threads)
 	if co.ServerSelectionTimeout == nil {
 		co.SetServerSelectionTimeout(10 * time.Second)
 	}

@@ -377,3 +377,14 @@ func TestCutShortRunsOn(t *testing.T) {
 	}
 	checkAll(t, client.Database(name), false, "after transactions ran past their phase's end")
 }
+
+// TestConnectURLMinPoolSize: a minPoolSize in the URL above the pool
+// mongobench would choose raises the pool's maximum to it, rather than
+// having the driver refuse the pair.
+func TestConnectURLMinPoolSize(t *testing.T) {
+	client, err := Connect(context.Background(), embeddedtest.Server().URI()+"tpccpool?minPoolSize=150", 1)
+	if err != nil {
+		t.Fatalf("minPoolSize=150 at 1 thread: %v", err)
+	}
+	_ = client.Disconnect(context.Background())
+}

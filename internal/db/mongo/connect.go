@@ -127,6 +127,21 @@ func connect(ctx context.Context, opts *options.ClientOptions, threads int, time
 	return client, shared, nil
 }
 
+// DefaultPoolSize gives opts the pool mongobench uses for threads workers
+// when the URL sets no maxPoolSize: one connection per thread, and no
+// fewer than the driver's default of 100 nor the URL's minPoolSize, which
+// the driver refuses above the maximum. It returns opts.
+func DefaultPoolSize(opts *options.ClientOptions, threads int) *options.ClientOptions {
+	if opts.MaxPoolSize == nil {
+		n := uint64(max(100, threads))
+		if opts.MinPoolSize != nil {
+			n = max(n, *opts.MinPoolSize)
+		}
+		opts.SetMaxPoolSize(n)
+	}
+	return opts
+}
+
 // poolTarget is how many connections a phase of threads workers holds at
 // once: one each, up to the pool's maximum.
 func poolTarget(opts *options.ClientOptions, threads int) int {
@@ -166,9 +181,7 @@ func clientOptions(cfg Config) (*options.ClientOptions, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid mongodb.url %s: %s", redact.URL(cfg.URL), redact.Error(err.Error(), cfg.URL))
 	}
-	if opts.MaxPoolSize == nil {
-		opts.SetMaxPoolSize(uint64(max(100, cfg.Threads)))
-	}
+	DefaultPoolSize(opts, cfg.Threads)
 	if opts.AppName == nil {
 		opts.SetAppName("mongobench")
 	}

@@ -236,12 +236,14 @@ func TestOpenUnreachable(t *testing.T) {
 
 // TestURLMinPoolSize: a minPoolSize in the URL sizes the benchmark's pool
 // alone. The metrics client, whose pool holds two connections, used to
-// take it too, and the driver refused the pair, so no run could start.
+// take it too, and the driver refused the pair, so no run could start;
+// and above the default maximum of 100 the benchmark's own pool was
+// refused alike.
 func TestURLMinPoolSize(t *testing.T) {
-	url := server.URI() + "minpool?minPoolSize=50"
+	url := server.URI() + "minpool?minPoolSize=150"
 	mon, err := OpenMonitor(Config{URL: url, ConnectTimeout: 10 * time.Second})
 	if err != nil {
-		t.Fatalf("the metrics client refused minPoolSize=50: %v", err)
+		t.Fatalf("the metrics client refused minPoolSize=150: %v", err)
 	}
 	defer mon.Disconnect(context.Background())
 	if err := mon.Ping(context.Background(), nil); err != nil {
@@ -249,7 +251,7 @@ func TestURLMinPoolSize(t *testing.T) {
 	}
 	c, err := Open(context.Background(), Config{URL: url, Database: "minpool", Threads: 4, OpTimeout: 10 * time.Second, ConnectTimeout: 10 * time.Second})
 	if err != nil {
-		t.Fatalf("the benchmark's client refused minPoolSize=50: %v", err)
+		t.Fatalf("the benchmark's client refused minPoolSize=150: %v", err)
 	}
 	_ = c.Close(context.Background())
 }
